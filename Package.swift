@@ -1,0 +1,19 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "LazyInject",
+  platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
+  products: [
+    .library(name: "LazyInject", targets: ["LazyInject"])
+  ],
+  targets: [
+    // Atomics and a thread-local slot for the hot path of `@Lazy`. Swift's own `Atomic` needs
+    // iOS 18 / macOS 15, newer than the systems LazyInject supports.
+    .target(name: "_LazyInjectShims"),
+    .target(name: "LazyInject", dependencies: ["_LazyInjectShims"]),
+    .executableTarget(name: "LazyInjectDemo", dependencies: ["LazyInject"]),
+    .testTarget(name: "LazyInjectTests", dependencies: ["LazyInject"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,40 @@
+/// The projected value of a `@Lazy` property: its state, seen from outside.
+///
+/// ```swift
+/// let screen = UsersViewController()
+/// screen.$resourceLoader.isResolved  // false
+/// _ = screen.resourceLoader
+/// screen.$resourceLoader.isResolved  // true
+/// screen.$resourceLoader.reset()     // the next read resolves again
+/// ```
+///
+/// A projection holds its object strongly; keep it only as long as you need it.
+public struct LazyProjection<Value> {
+  private let read: () -> _LazyBox<Value>?
+  private let clear: () -> Void
+
+  internal init<Container: AnyObject>(
+    container: Container, storage: ReferenceWritableKeyPath<Container, Lazy<Value>>
+  ) {
+    read = { Lazy._box(in: container, storage) }
+    clear = { Lazy._replace(in: container, storage, with: nil) }
+  }
+
+  /// Whether the property holds a value, resolved or assigned.
+  public var isResolved: Bool {
+    read() != nil
+  }
+
+  /// The rule that produced the current value; nil if the property is unresolved or its value
+  /// was assigned.
+  public var rule: InitializerRegistry.Rule? {
+    read()?.origin?.rule
+  }
+
+  /// Drops the current value: the next read resolves again, with the rules in force then.
+  ///
+  /// Like assigning, resetting is a mutation of the object and must not race with reads.
+  public func reset() {
+    clear()
+  }
+}

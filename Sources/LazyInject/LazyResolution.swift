@@ -1,0 +1,69 @@
+import _LazyInjectShims
+
+/// What the first read of a `@Lazy` property calls out of line.
+@usableFromInline
+internal enum _LazyResolution {
+  /// Guards waits for a value another thread is building.
+  private static let gate = Lock()
+
+  /// Resolves `Value` for `container` from the shared registry, or stops the program with the
+  /// resolution error's message.
+  @inlinable
+  internal static func box<Value>(of type: Value.Type, for container: AnyObject) -> _LazyBox<Value>
+  {
+    var origin: _LazyOrigin?
+    let value = resolve(type, for: container, origin: &origin)
+    return _LazyBox(value, origin: origin)
+  }
+
+  @usableFromInline
+  internal static func resolve<Value>(
+    _ type: Value.Type, for container: AnyObject, origin: inout _LazyOrigin?
+  ) -> Value {
+    do {
+      return try InitializerRegistry.shared.resolve(type, for: container, origin: &origin)
+    } catch {
+      fatalError("\(error)")
+    }
+  }
+
+  /// A count of the values published so far; read it before looking at a slot, and pass it to
+  /// `wait(for:in:after:)` to wait for a later publication.
+  @usableFromInline
+  internal static func progress() -> Int {
+    _lazyinject_progress_load()
+  }
+
+  /// Waits until a value is published after `progress`, unless this thread is the one building
+  /// the value, which means the initializers form a cycle: then stops the program.
+  @usableFromInline
+  internal static func wait(for property: Any.Type, in container: AnyObject, after progress: Int) {
+    if let error = ResolutionFrame.cycleError(resolving: property, for: container) {
+      fatalError("\(error)")
+    }
+    gate.withLock {
+      _ = _lazyinject_waiters_add(1)
+      while _lazyinject_progress_load() == progress {
+        gate.wait()
+      }
+      _ = _lazyinject_waiters_add(-1)
+    }
+  }
+
+  /// Counts a publication (or an abandoned build) and wakes the threads in `wait`, if any.
+  @usableFromInline
+  internal static func didPublish() {
+    if _lazyinject_progress_advance() {
+      gate.withLock { gate.broadcast() }
+    }
+  }
+
+  /// Releases what an assignment or a reset took out of a slot, now that the slot is unlocked;
+  /// if it was the in-flight marker, the waiting threads must look again.
+  @usableFromInline
+  internal static func didReplace(_ replaced: AnyObject?) {
+    if replaced === _LazyMarker.object {
+      didPublish()
+    }
+  }
+}

@@ -1,0 +1,63 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#endif
+
+/// A mutex with a condition, at a stable heap address.
+///
+/// The pthread primitives live in the tail of a `ManagedBuffer`, never in a Swift `var`, so their
+/// address does not move. `Synchronization.Mutex` would do, but needs iOS 18 / macOS 15.
+final class Lock: Sendable {
+  /// The condition lives in the header and the mutex in the single element, so each has a pointer
+  /// of its own (passing `&pointee.field` would be an inout access, seen as a write by TSan).
+  private typealias Storage = ManagedBuffer<pthread_cond_t, pthread_mutex_t>
+
+  // Created in `init` and never replaced; its contents are only touched through pthread calls,
+  // which synchronize themselves.
+  nonisolated(unsafe) private let storage: Storage
+
+  init() {
+    storage = Storage.create(minimumCapacity: 1) { _ in pthread_cond_t() }
+    storage.withUnsafeMutablePointers { condition, mutex in
+      mutex.initialize(to: pthread_mutex_t())
+      pthread_mutex_init(mutex, nil)
+      pthread_cond_init(condition, nil)
+    }
+  }
+
+  deinit {
+    storage.withUnsafeMutablePointers { condition, mutex in
+      pthread_cond_destroy(condition)
+      pthread_mutex_destroy(mutex)
+      mutex.deinitialize(count: 1)
+    }
+  }
+
+  /// Runs `body` with the mutex held.
+  func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try storage.withUnsafeMutablePointerToElements { mutex in
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      return try body()
+    }
+  }
+
+  /// Releases the mutex until another thread calls `broadcast()`. Call only inside `withLock`.
+  func wait() {
+    storage.withUnsafeMutablePointers { condition, mutex in
+      _ = pthread_cond_wait(condition, mutex)
+    }
+  }
+
+  /// Wakes every thread in `wait()`. Call only inside `withLock`.
+  func broadcast() {
+    storage.withUnsafeMutablePointerToHeader { condition in
+      _ = pthread_cond_broadcast(condition)
+    }
+  }
+}

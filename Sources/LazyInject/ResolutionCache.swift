@@ -1,0 +1,67 @@
+/// The result of the ancestry walk for each (property type, container class) seen, so that a
+/// resolution costs the same however deep the class or large the registry.
+///
+/// Open addressing with a multiplicative hash of the two type addresses: a lookup is a few
+/// instructions, where `Dictionary`'s seeded hashing cost more than the rest of the lookup.
+internal struct ResolutionCache {
+  private struct Entry {
+    let property: ObjectIdentifier
+    let container: ObjectIdentifier
+    let registration: AnyRegistration?
+  }
+
+  private var entries: [Entry?] = []
+  private var count = 0
+
+  var isEmpty: Bool { count == 0 }
+
+  /// The cached walk result: `.some(nil)` when the walk found no registration.
+  func lookUp(property: ObjectIdentifier, container: ObjectIdentifier) -> AnyRegistration?? {
+    guard !entries.isEmpty else { return nil }
+    var index = Self.slot(property, container, entries.count)
+    while let entry = entries[index] {
+      if entry.property == property && entry.container == container {
+        return .some(entry.registration)
+      }
+      index = (index + 1) & (entries.count - 1)
+    }
+    return nil
+  }
+
+  mutating func insert(
+    _ registration: AnyRegistration?, property: ObjectIdentifier, container: ObjectIdentifier
+  ) {
+    if (count + 1) * 2 > entries.count {
+      grow()
+    }
+    var index = Self.slot(property, container, entries.count)
+    while entries[index] != nil {
+      index = (index + 1) & (entries.count - 1)
+    }
+    entries[index] = Entry(property: property, container: container, registration: registration)
+    count += 1
+  }
+
+  mutating func removeAll() {
+    entries = []
+    count = 0
+  }
+
+  private mutating func grow() {
+    let old = entries
+    entries = Array(repeating: nil, count: max(16, old.count * 2))
+    count = 0
+    for case let entry? in old {
+      insert(entry.registration, property: entry.property, container: entry.container)
+    }
+  }
+
+  private static func slot(_ property: ObjectIdentifier, _ container: ObjectIdentifier, _ size: Int)
+    -> Int
+  {
+    let mixed =
+      UInt(bitPattern: Int(bitPattern: property)) &* 0x9E37_79B9_7F4A_7C15
+      ^ UInt(bitPattern: Int(bitPattern: container)) &* 0xC2B2_AE3D_27D4_EB4F
+    return Int(truncatingIfNeeded: mixed >> 32) & (size - 1)
+  }
+}

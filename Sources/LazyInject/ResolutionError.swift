@@ -1,0 +1,119 @@
+/// Why the registry could not build a value.
+///
+/// ``InitializerRegistry/resolve(_:for:)`` throws it; a `@Lazy` property stops the program with
+/// its ``description``. The message says what was asked, where LazyInject looked, what is
+/// registered, and how to fix it:
+///
+/// ```text
+/// LazyInject could not build MyApp.ResourceLoader for MyApp.SettingsViewController.
+/// Searched, in order: MyApp.SettingsViewController, MyApp.ViewController, then the root default.
+/// MyApp.ResourceLoader is registered only for:
+///   - MyApp.UsersViewController (LoaderInitializers.swift:12)
+/// MyApp.ResourceLoader is not DefaultInitializable, so init() was not tried.
+/// Fix: register an initializer for this container or one of its superclasses, e.g.
+///   registry.register(MyApp.ResourceLoader.self, in: MyApp.SettingsViewController.self) { sender in ... }
+/// or a root default for every container:
+///   registry.register(MyApp.ResourceLoader.self) { sender in ... }
+/// ```
+public struct ResolutionError: Error, CustomStringConvertible {
+  /// The kinds of failure.
+  public enum Kind: Sendable, Hashable {
+    /// No registration matched and the type is not ``DefaultInitializable``.
+    case missingInitializer
+    /// Building the value needs the value itself, directly or through other initializers.
+    case dependencyCycle
+    /// A `.weak` registration built a value that is not a class instance.
+    case weakScopeRequiresClass
+    /// An initializer threw an error of its own; see ``underlyingError``.
+    case initializerFailed
+    /// An object has `@Lazy` properties that cannot be resolved; see
+    /// ``InitializerRegistry/validate(_:)``.
+    case unresolvableProperties
+  }
+
+  /// What went wrong.
+  public let kind: Kind
+
+  /// The full, multi-line message.
+  public let description: String
+
+  /// The error an initializer threw, for ``Kind/initializerFailed``.
+  public let underlyingError: (any Error)?
+
+  internal init(_ kind: Kind, _ description: String, underlyingError: (any Error)? = nil) {
+    self.kind = kind
+    self.description = description
+    self.underlyingError = underlyingError
+  }
+}
+
+extension ResolutionError {
+  static func missingInitializer(
+    property: Any.Type, containerClass: AnyClass, searched: [AnyClass],
+    registered: [InitializerRegistry.Rule], chain: [ResolutionFrame]
+  ) -> ResolutionError {
+    let propertyName = typeName(property)
+    let containerName = typeName(containerClass)
+    var lines = ["LazyInject could not build \(propertyName) for \(containerName)."]
+    lines.append(contentsOf: neededBy(chain))
+    let classes = searched.map(typeName).joined(separator: ", ")
+    lines.append("Searched, in order: \(classes), then the root default.")
+    if registered.isEmpty {
+      lines.append("\(propertyName) has no registration in this registry.")
+    } else {
+      lines.append("\(propertyName) is registered only for:")
+      lines.append(
+        contentsOf: registered.map { rule in
+          "  - \(rule.containerTypeName ?? "the root default") (\(rule.fileID ?? "?"):\(rule.line ?? 0))"
+        })
+    }
+    lines.append("\(propertyName) is not DefaultInitializable, so init() was not tried.")
+    lines.append("Fix: register an initializer for this container or one of its superclasses, e.g.")
+    lines.append(
+      "  registry.register(\(propertyName).self, in: \(containerName).self) { sender in ... }")
+    lines.append("or a root default for every container:")
+    lines.append("  registry.register(\(propertyName).self) { sender in ... }")
+    return ResolutionError(.missingInitializer, lines.joined(separator: "\n"))
+  }
+
+  static func dependencyCycle(steps: [String], isDepthLimit: Bool) -> ResolutionError {
+    var lines = ["LazyInject found a dependency cycle:"]
+    lines.append("  " + steps.joined(separator: "\n  -> "))
+    if isDepthLimit {
+      lines.append(
+        "Resolution went \(ResolutionFrame.maximumDepth) initializers deep, which only a cycle does.")
+    }
+    lines.append(
+      "Fix: break the cycle, for example by building one of these values without reading the"
+        + " other in its initializer.")
+    return ResolutionError(.dependencyCycle, lines.joined(separator: "\n"))
+  }
+
+  static func weakScopeRequiresClass(rule: InitializerRegistry.Rule, valueType: Any.Type)
+    -> ResolutionError
+  {
+    ResolutionError(
+      .weakScopeRequiresClass,
+      """
+      LazyInject cannot keep \(typeName(valueType)) weakly: it is not a class instance.
+      Registration: \(rule)
+      Fix: register it with scope .singleton or .unique, or build a class instance.
+      """)
+  }
+
+  static func initializerFailed(_ error: any Error, rule: InitializerRegistry.Rule, chain: [ResolutionFrame])
+    -> ResolutionError
+  {
+    var lines = ["LazyInject's initializer \(rule) threw: \(error)"]
+    lines.append(contentsOf: neededBy(chain))
+    return ResolutionError(
+      .initializerFailed, lines.joined(separator: "\n"), underlyingError: error)
+  }
+
+  /// `"Needed by: A in X -> B in Y."` for a resolution nested in others.
+  private static func neededBy(_ chain: [ResolutionFrame]) -> [String] {
+    let outer = chain.dropLast()
+    guard !outer.isEmpty else { return [] }
+    return ["Needed by: " + outer.map(\.summary).joined(separator: " -> ") + "."]
+  }
+}

@@ -1,0 +1,51 @@
+extension InitializerRegistry {
+  /// Where a value came from: a registration, or a type's `init()`.
+  ///
+  /// `explain(_:in:)` and `$property.rule` describe resolutions with it:
+  ///
+  /// ```swift
+  /// print(screen.$resourceLoader.rule!)
+  /// // ResourceLoader in UsersViewController, unique scope (LoaderInitializers.swift:12)
+  /// ```
+  public struct Rule: Sendable, Hashable, CustomStringConvertible {
+    /// The property type the rule builds, as in `MyApp.ResourceLoader`.
+    public let propertyTypeName: String
+
+    /// The container class the rule is registered for; nil for a root default and for `init()`.
+    public let containerTypeName: String?
+
+    /// The scope of the registration; nil for `init()`.
+    public let scope: Scope?
+
+    /// The file of the registration, as `#fileID` gave it; nil for `init()`.
+    public let fileID: String?
+
+    /// The line of the registration; nil for `init()`.
+    public let line: Int?
+
+    /// How many override layers above the registry the rule lives; 0 for the registry itself.
+    public let overrideDepth: Int
+
+    /// Whether the value is built with `init()` of a ``DefaultInitializable`` type.
+    public var isDefaultInitializer: Bool { scope == nil }
+
+    /// Whether the rule is a root default, serving every container.
+    public var isRootDefault: Bool { scope != nil && containerTypeName == nil }
+
+    /// `"ResourceLoader in UsersViewController, unique scope (Initializers.swift:12)"`.
+    public var description: String {
+      guard let scope, let fileID, let line else {
+        return "\(propertyTypeName).init() (DefaultInitializable)"
+      }
+      let container = containerTypeName.map { "in \($0)" } ?? "root default"
+      let layer = overrideDepth > 0 ? ", override layer \(overrideDepth)" : ""
+      return "\(propertyTypeName) \(container), \(scope) scope\(layer) (\(fileID):\(line))"
+    }
+
+    internal static func defaultInitializer(of property: Any.Type) -> Rule {
+      Rule(
+        propertyTypeName: typeName(property), containerTypeName: nil, scope: nil, fileID: nil,
+        line: nil, overrideDepth: 0)
+    }
+  }
+}

@@ -1,0 +1,1 @@
+print("LazyInjectDemo: coming soon")

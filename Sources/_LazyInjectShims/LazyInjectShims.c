@@ -1,0 +1,46 @@
+#include "LazyInjectShims.h"
+
+#include <sched.h>
+
+_lazyinject_stripe _lazyinject_stripes[LAZYINJECT_STRIPE_COUNT];
+uintptr_t _lazyinject_in_flight_marker_storage = 0;
+static intptr_t progress = 0;
+static intptr_t waiters = 0;
+static _Thread_local void *current_frame = 0;
+
+void _lazyinject_lock_contended(_lazyinject_stripe *stripe) {
+#if !defined(__APPLE__)
+  for (unsigned spins = 0;; spins++) {
+    if (__atomic_load_n(&stripe->isLocked, __ATOMIC_RELAXED) == 0 &&
+        __atomic_exchange_n(&stripe->isLocked, 1, __ATOMIC_ACQUIRE) == 0) {
+      return;
+    }
+    if (spins > 64) {
+      sched_yield();
+    }
+  }
+#else
+  (void)stripe;
+#endif
+}
+
+void _lazyinject_set_in_flight_marker(uintptr_t marker) {
+  _lazyinject_in_flight_marker_storage = marker;
+}
+
+intptr_t _lazyinject_progress_load(void) { return __atomic_load_n(&progress, __ATOMIC_SEQ_CST); }
+
+_Bool _lazyinject_progress_advance(void) {
+  __atomic_add_fetch(&progress, 1, __ATOMIC_SEQ_CST);
+  return __atomic_load_n(&waiters, __ATOMIC_SEQ_CST) > 0;
+}
+
+intptr_t _lazyinject_waiters_add(intptr_t delta) {
+  return __atomic_add_fetch(&waiters, delta, __ATOMIC_SEQ_CST);
+}
+
+void *_lazyinject_current_frame(void) { return current_frame; }
+
+void _lazyinject_set_current_frame(void *frame) { current_frame = frame; }
+
+const void *_lazyinject_thread_identity(void) { return &current_frame; }

@@ -1,0 +1,77 @@
+// Locks for the slots of `@Lazy`, a wait count, and a per-thread pointer.
+// Internal to LazyInject: the names start with an underscore and may change in any release.
+#ifndef LAZYINJECT_SHIMS_H
+#define LAZYINJECT_SHIMS_H
+
+#include <stdint.h>
+
+#if defined(__APPLE__)
+#include <os/lock.h>
+#endif
+
+/// One of the locks that guard the slots of `@Lazy` properties, on a cache line of its own.
+typedef struct {
+#if defined(__APPLE__)
+  os_unfair_lock lock;  // Donates priority, unlike a spin lock.
+#else
+  uint32_t isLocked;
+#endif
+  char padding[60];
+} _lazyinject_stripe;
+
+#define LAZYINJECT_STRIPE_COUNT 64
+extern _lazyinject_stripe _lazyinject_stripes[LAZYINJECT_STRIPE_COUNT];
+
+/// The lock that guards the `@Lazy` slots of the object at `object`.
+static inline _lazyinject_stripe *_Nonnull _lazyinject_stripe_for(const void *_Nonnull object) {
+  uintptr_t address = (uintptr_t)object;
+  return &_lazyinject_stripes[((address >> 4) ^ (address >> 10)) % LAZYINJECT_STRIPE_COUNT];
+}
+
+void _lazyinject_lock_contended(_lazyinject_stripe *_Nonnull stripe);
+
+/// Locks the slots of `object`. Held only to read or write a slot: never while user code runs.
+static inline void _lazyinject_lock(const void *_Nonnull object) {
+  _lazyinject_stripe *stripe = _lazyinject_stripe_for(object);
+#if defined(__APPLE__)
+  os_unfair_lock_lock(&stripe->lock);
+#else
+  if (__atomic_exchange_n(&stripe->isLocked, 1, __ATOMIC_ACQUIRE) != 0) {
+    _lazyinject_lock_contended(stripe);
+  }
+#endif
+}
+
+static inline void _lazyinject_unlock(const void *_Nonnull object) {
+  _lazyinject_stripe *stripe = _lazyinject_stripe_for(object);
+#if defined(__APPLE__)
+  os_unfair_lock_unlock(&stripe->lock);
+#else
+  __atomic_store_n(&stripe->isLocked, 0, __ATOMIC_RELEASE);
+#endif
+}
+
+/// The address of the object that marks a slot as being resolved, or 0 before the first
+/// resolution. Written once, before any slot can hold it.
+extern uintptr_t _lazyinject_in_flight_marker_storage;
+static inline uintptr_t _lazyinject_in_flight_marker(void) {
+  return _lazyinject_in_flight_marker_storage;
+}
+void _lazyinject_set_in_flight_marker(uintptr_t marker);
+
+/// How many values have been published. A waiter reads it before looking at a slot, counts
+/// itself, and sleeps until the number changes; a publisher advances it, then wakes the waiters
+/// if there are any. Every function here is a full fence, so neither side can miss the other.
+intptr_t _lazyinject_progress_load(void);
+/// Advances the count; returns whether some thread is waiting.
+_Bool _lazyinject_progress_advance(void);
+intptr_t _lazyinject_waiters_add(intptr_t delta);
+
+/// The innermost resolution under way on the calling thread, or NULL.
+void *_Nullable _lazyinject_current_frame(void);
+void _lazyinject_set_current_frame(void *_Nullable frame);
+
+/// An address unique to the calling thread while it lives.
+const void *_Nonnull _lazyinject_thread_identity(void);
+
+#endif

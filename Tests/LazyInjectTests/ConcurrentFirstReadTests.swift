@@ -1,0 +1,64 @@
+import Foundation
+import LazyInject
+import Testing
+
+private let builtValues = Counter()
+
+private final class Expensive: DefaultInitializable {
+  let serial: Int
+  init() { serial = builtValues.increment() }
+}
+
+// Shared across threads on purpose: `@Lazy` guards its slot with atomics, which is what these
+// tests check. A real container shared this way needs its own guard for its other state.
+private final class SharedContainer: @unchecked Sendable {
+  @Lazy var expensive: Expensive
+}
+
+private final class Registered {}
+
+private final class RegisteredContainer: @unchecked Sendable {
+  @Lazy var registered: Registered
+}
+
+struct ConcurrentFirstReadTests {
+  @Test func testConcurrentFirstReadsOfOneContainerBuildOneInstance() {
+    let rounds = 200
+    let threads = 4
+    let before = builtValues.value
+    for _ in 0..<rounds {
+      let container = SharedContainer()
+      let seen = SerialCollector()
+      runConcurrently(threads: threads) { _ in
+        seen.append(container.expensive.serial)
+      }
+      #expect(Set(seen.values).count == 1)
+    }
+    #expect(builtValues.value - before == rounds)
+  }
+
+  @Test func testConcurrentFirstReadsRunTheRegisteredInitializerOnce() {
+    let calls = Counter()
+    InitializerRegistry.shared.register(Registered.self, in: RegisteredContainer.self) { _ in
+      calls.increment()
+      return Registered()
+    }
+    for _ in 0..<100 {
+      let container = RegisteredContainer()
+      runConcurrently(threads: 3) { _ in _ = container.registered }
+    }
+    #expect(calls.value == 100)
+  }
+}
+
+/// Collects integers from several threads.
+final class SerialCollector: Sendable {
+  private let lock = NSLock()
+  nonisolated(unsafe) private var storage: [Int] = []  // guarded by `lock`
+
+  var values: [Int] { lock.withLock { storage } }
+
+  func append(_ value: Int) {
+    lock.withLock { storage.append(value) }
+  }
+}
