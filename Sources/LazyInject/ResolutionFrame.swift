@@ -71,7 +71,14 @@ internal struct ResolutionFrame {
   }
 }
 
-/// The name users see for a type in messages: module-qualified, as in `MyApp.ResourceLoader`.
+/// The name users see for a type in messages: module-qualified, as in `MyApp.ResourceLoader`,
+/// without the `(unknown context at $…)` that private and local types carry.
 internal func typeName(_ type: Any.Type) -> String {
-  String(reflecting: type)
+  var name = String(reflecting: type)
+  while let start = name.range(of: "(unknown context at $"),
+    let end = name[start.upperBound...].range(of: ").")
+  {
+    name.removeSubrange(start.lowerBound..<end.upperBound)
+  }
+  return name
 }

@@ -1,0 +1,48 @@
+import LazyInject
+import Testing
+
+private final class ProgressViewService {
+  weak var owner: AnyObject?
+  init(owner: AnyObject) { self.owner = owner }
+}
+
+private final class View {}
+
+@MainActor
+private class ViewController {
+  let view = View()
+  @Lazy var progressViewService: ProgressViewService
+
+  func showProgress() -> Bool {
+    progressViewService.owner === self
+  }
+}
+
+@MainActor
+private final class UsersViewController: ViewController {}
+
+@MainActor
+struct MainActorContainerTests {
+  init() {
+    InitializerRegistry.shared.register(ProgressViewService.self, in: ViewController.self) {
+      sender in ProgressViewService(owner: sender)
+    }
+  }
+
+  @Test func testMainActorContainerResolvesWithItselfAsSender() {
+    let controller = UsersViewController()
+    #expect(!controller.$progressViewService.isResolved)
+    #expect(controller.showProgress())
+    #expect(controller.progressViewService === controller.progressViewService)
+  }
+
+  @Test func testMainActorContainerReleasesItsValue() {
+    weak var service: ProgressViewService?
+    do {
+      let controller = ViewController()
+      service = controller.progressViewService
+      #expect(service != nil)
+    }
+    #expect(service == nil)
+  }
+}

@@ -1,0 +1,60 @@
+import LazyInject
+import Testing
+
+private protocol ResourceLoading: AnyObject {
+  var source: String { get }
+}
+
+private final class UsersLoader: ResourceLoading {
+  let source = "users"
+}
+
+private final class RemoteLoader: ResourceLoading {
+  let source = "remote"
+}
+
+private protocol Formatting {
+  func format(_ value: Int) -> String
+}
+
+private struct PlainFormatter: Formatting {
+  func format(_ value: Int) -> String { "#\(value)" }
+}
+
+private final class Screen {
+  @Lazy var loader: any ResourceLoading
+  @Lazy var formatter: any Formatting
+}
+
+private final class SpecialScreen {
+  @Lazy var loader: any ResourceLoading
+}
+
+struct ProtocolPropertyTests {
+  init() {
+    let registry = InitializerRegistry.shared
+    registry.register((any ResourceLoading).self) { _ in RemoteLoader() }
+    registry.register((any ResourceLoading).self, in: SpecialScreen.self) { _ in UsersLoader() }
+    registry.register((any Formatting).self) { _ in PlainFormatter() }
+  }
+
+  @Test func testProtocolTypedPropertyResolvesItsRegisteredExistential() {
+    let screen = Screen()
+    #expect(screen.loader.source == "remote")
+    #expect(screen.loader === screen.loader)
+  }
+
+  @Test func testProtocolTypedPropertyHonoursContainerRegistrations() {
+    #expect(SpecialScreen().loader.source == "users")
+  }
+
+  @Test func testProtocolWithValueTypeConformerWorks() {
+    #expect(Screen().formatter.format(3) == "#3")
+  }
+
+  @Test func testAssigningAConformerReplacesTheRegisteredOne() {
+    let screen = Screen()
+    screen.loader = UsersLoader()
+    #expect(screen.loader.source == "users")
+  }
+}

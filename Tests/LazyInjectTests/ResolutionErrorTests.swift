@@ -1,0 +1,73 @@
+import LazyInject
+import Testing
+
+private final class ResourceLoader {}
+private class ViewController {}
+private final class UsersViewController: ViewController {}
+private final class SettingsViewController: ViewController {}
+
+/// A screen whose property nothing can build.
+final class ScreenWithMissingDependency {
+  final class Unregistered {}
+  @Lazy var unregistered: Unregistered
+}
+
+struct ResolutionErrorTests {
+  @Test func testMissingRegistrationNamesPropertyContainerSearchAndRegistrations() throws {
+    let registry = InitializerRegistry()
+    registry.register(ResourceLoader.self, in: UsersViewController.self) { _ in ResourceLoader() }
+    let error = try #require(throws: ResolutionError.self) {
+      try registry.resolve(ResourceLoader.self, for: SettingsViewController())
+    }
+    #expect(error.kind == .missingInitializer)
+    let message = error.description
+    #expect(
+      message.contains(
+        "could not build LazyInjectTests.ResourceLoader for LazyInjectTests.SettingsViewController."
+      ))
+    #expect(
+      message.contains(
+        "Searched, in order: LazyInjectTests.SettingsViewController,"
+          + " LazyInjectTests.ViewController, then the root default."))
+    #expect(message.contains("is registered only for:"))
+    #expect(message.contains("UsersViewController (LazyInjectTests/ResolutionErrorTests.swift:"))
+    #expect(message.contains("is not DefaultInitializable"))
+    #expect(message.contains("Fix: register an initializer"))
+  }
+
+  @Test func testMissingRegistrationSaysWhenNothingIsRegistered() throws {
+    let error = try #require(throws: ResolutionError.self) {
+      try InitializerRegistry().resolve(ResourceLoader.self, for: ViewController())
+    }
+    #expect(error.description.contains("has no registration in this registry"))
+  }
+
+  @Test func testNestedFailureSaysWhichResolutionNeededIt() throws {
+    final class Outer {}
+    let registry = InitializerRegistry()
+    registry.register(Outer.self) { sender in
+      _ = try registry.resolve(ResourceLoader.self, for: sender)
+      return Outer()
+    }
+    let error = try #require(throws: ResolutionError.self) {
+      try registry.resolve(Outer.self, for: ViewController())
+    }
+    #expect(error.kind == .missingInitializer)
+    #expect(error.description.contains("Needed by: "))
+    #expect(error.description.contains("Outer in "))
+  }
+
+  @Test func testLazyPropertyStopsTheProgramWithTheResolutionMessage() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        _ = ScreenWithMissingDependency().unregistered
+      })
+    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      output.contains(
+        "could not build LazyInjectTests.ScreenWithMissingDependency.Unregistered for"
+          + " LazyInjectTests.ScreenWithMissingDependency."))
+    #expect(output.contains("Searched, in order: LazyInjectTests.ScreenWithMissingDependency"))
+    #expect(output.contains("Fix: register an initializer"))
+  }
+}
