@@ -74,11 +74,15 @@ internal struct ResolutionFrame {
 /// The name users see for a type in messages: module-qualified, as in `MyApp.ResourceLoader`,
 /// without the `(unknown context at $…)` that private and local types carry.
 internal func typeName(_ type: Any.Type) -> String {
-  var name = String(reflecting: type)
-  while let start = name.range(of: "(unknown context at $"),
-    let end = name[start.upperBound...].range(of: ").")
+  let marker = "(unknown context at $"
+  var name = ""
+  var rest = Substring(String(reflecting: type))
+  while let start = rest.indices.first(where: { rest[$0...].hasPrefix(marker) }),
+    let close = rest[start...].firstIndex(of: ")")
   {
-    name.removeSubrange(start.lowerBound..<end.upperBound)
+    name += rest[..<start]
+    rest = rest[rest.index(after: close)...]
+    if rest.first == "." { rest = rest.dropFirst() }
   }
-  return name
+  return name + rest
 }
