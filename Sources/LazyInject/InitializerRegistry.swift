@@ -1,3 +1,4 @@
+import Dispatch
 import _LazyInjectShims
 
 /// The initializers that build `@Lazy` properties, keyed by property type and container class.
@@ -46,6 +47,14 @@ public final class InitializerRegistry: Sendable {
   /// Threads waiting in `lock.wait()` for a shared instance or for automatic installation.
   nonisolated(unsafe) private var waitingThreads = 0
 
+  nonisolated(unsafe) internal var duplicateHandler: @Sendable (DuplicateRegistration) -> Void =
+    DuplicateRegistration.warnOnce
+
+  nonisolated(unsafe) internal var tracerStorage: (@Sendable (ResolutionEvent) -> Void)?
+
+  /// 0 for a registry; n for the registry holding the n-th override layer over another.
+  internal let overrideDepth: Int
+
   private enum AutomaticModules {
     case pending
     case installing(thread: UnsafeRawPointer)
@@ -65,6 +74,14 @@ public final class InitializerRegistry: Sendable {
 
   private init(installsAutomaticModules: Bool) {
     automaticModules = installsAutomaticModules ? .pending : .installed
+    overrideDepth = 0
+  }
+
+  /// Creates the registry of an override layer `depth` layers above `base`.
+  internal init(overriding base: InitializerRegistry, depth: Int) {
+    automaticModules = .installed
+    overrideDepth = depth
+    duplicateHandler = base.lock.withLock { base.duplicateHandler }
   }
 
   // MARK: Registering
@@ -132,17 +149,20 @@ public final class InitializerRegistry: Sendable {
   public func unregister<Property, Container: AnyObject>(
     _ propertyType: Property.Type, in containerType: Container.Type
   ) {
-    lock.withLock { table.remove(property: propertyType, container: containerType) }
+    let removed = lock.withLock { table.remove(property: propertyType, container: containerType) }
+    withExtendedLifetime(removed) {}
   }
 
   /// Removes the root default of `propertyType`.
   public func unregister<Property>(_ propertyType: Property.Type) {
-    lock.withLock { table.remove(property: propertyType, container: nil) }
+    let removed = lock.withLock { table.remove(property: propertyType, container: nil) }
+    withExtendedLifetime(removed) {}
   }
 
   /// Removes every registration, and with them the singletons they keep.
   public func removeAll() {
-    lock.withLock { table.removeAll() }
+    let removed = lock.withLock { table.removeAll() }
+    withExtendedLifetime(removed) {}
   }
 
   private func add<Property>(
@@ -151,13 +171,13 @@ public final class InitializerRegistry: Sendable {
   ) {
     let rule = Rule(
       propertyTypeName: typeName(propertyType), containerTypeName: container.map(typeName),
-      scope: scope, fileID: "\(fileID)", line: Int(line), overrideDepth: 0)
+      scope: scope, fileID: "\(fileID)", line: Int(line), overrideDepth: overrideDepth)
     let registration = Registration(rule: rule, scope: scope, make: make)
-    let replaced = lock.withLock {
-      table.insert(registration, property: propertyType, container: container)
+    let (replaced, handler) = lock.withLock {
+      (table.insert(registration, property: propertyType, container: container), duplicateHandler)
     }
     if let replaced {
-      DuplicateRegistration.report(replaced: replaced.rule, by: rule)
+      handler(DuplicateRegistration(replaced: replaced.rule, replacement: rule))
     }
   }
 
@@ -177,40 +197,86 @@ public final class InitializerRegistry: Sendable {
     _ propertyType: Property.Type, for container: Container
   ) throws -> Property {
     var origin: _LazyOrigin?
-    return try resolve(propertyType, for: container, origin: &origin)
+    var isObserved = false
+    return try resolve(propertyType, for: container, origin: &origin, isObserved: &isObserved)
   }
 
-  /// Resolves, and sets `origin` to what produced the value.
+  /// Resolves; sets `origin` to what produced the value, and `isObserved` to whether the
+  /// container conforms to `InjectionObserving`.
   internal func resolve<Property>(
-    _ propertyType: Property.Type, for container: AnyObject, origin: inout _LazyOrigin?
+    _ propertyType: Property.Type, for container: AnyObject, origin: inout _LazyOrigin?,
+    isObserved: inout Bool
   ) throws -> Property {
     try ResolutionFrame.push(property: propertyType, for: container) {
       let containerClass: AnyClass = type(of: container)
-      if let found = registration(for: propertyType, in: containerClass) {
+      let lookup = self.lookUp(propertyType, in: containerClass)
+      isObserved = lookup.isObserved
+      let start = lookup.tracer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+      let value: Property
+      if let found = lookup.registration {
         let registration = unsafeDowncast(found, to: Registration<Property>.self)
         origin = .registration(registration)
-        return try instance(of: registration, for: container)
-      }
-      if let defaultType = propertyType as? any DefaultInitializable.Type {
+        value = try lookup.owner.instance(of: registration, for: container)
+      } else if let defaultType = propertyType as? any DefaultInitializable.Type {
         origin = .defaultInitializer(propertyType)
-        return defaultType.init() as! Property
+        value = defaultType.init() as! Property
+      } else {
+        throw missingInitializerError(propertyType, in: containerClass)
       }
-      throw lock.withLock {
-        ResolutionError.missingInitializer(
-          property: propertyType, containerClass: containerClass,
-          searched: table.search(propertyType, in: containerClass).visited,
-          registered: table.registrations(for: propertyType).map(\.rule),
-          chain: ResolutionFrame.chain)
+      if let tracer = lookup.tracer {
+        tracer(ResolutionEvent(origin: origin!, containerClass: containerClass, start: start))
       }
+      return value
     }
   }
 
-  /// The most specific registration, after installing automatic modules on first use.
-  private func registration(for property: Any.Type, in containerClass: AnyClass)
-    -> AnyRegistration?
+  /// What a resolution uses: the matching registration and the registry that owns it (the
+  /// innermost override layer that has one, else this registry), and the tracer.
+  private struct Lookup {
+    var registration: AnyRegistration?
+    var owner: InitializerRegistry
+    var tracer: (@Sendable (ResolutionEvent) -> Void)?
+    var isObserved: Bool
+  }
+
+  private func lookUp(_ property: Any.Type, in containerClass: AnyClass) -> Lookup {
+    var tracer: (@Sendable (ResolutionEvent) -> Void)?
+    let own = match(for: property, in: containerClass, tracer: &tracer)
+    if OverrideScope.mayBeActive {
+      for layer in OverrideScope.layers(over: self).reversed() {
+        var unused: (@Sendable (ResolutionEvent) -> Void)?
+        if let found = layer.match(for: property, in: containerClass, tracer: &unused).registration
+        {
+          return Lookup(
+            registration: found, owner: layer, tracer: tracer, isObserved: own.isObserved)
+        }
+      }
+    }
+    return Lookup(
+      registration: own.registration, owner: self, tracer: tracer, isObserved: own.isObserved)
+  }
+
+  /// The error for a property no layer and no `init()` can build.
+  internal func missingInitializerError(_ property: Any.Type, in containerClass: AnyClass)
+    -> ResolutionError
   {
+    lock.withLock {
+      ResolutionError.missingInitializer(
+        property: property, containerClass: containerClass,
+        searched: RuleTable.ancestry(of: containerClass),
+        registered: table.registrations(for: property).map(\.rule),
+        chain: ResolutionFrame.chain)
+    }
+  }
+
+  /// The most specific registration of this registry, after installing automatic modules on
+  /// first use; also reads the tracer, under the same lock.
+  private func match(
+    for property: Any.Type, in containerClass: AnyClass,
+    tracer: inout (@Sendable (ResolutionEvent) -> Void)?
+  ) -> RuleTable.Match {
     enum Step {
-      case found(AnyRegistration?)
+      case found(RuleTable.Match, (@Sendable (ResolutionEvent) -> Void)?)
       case install
     }
     let thread = _lazyinject_thread_identity()
@@ -223,11 +289,12 @@ public final class InitializerRegistry: Sendable {
           automaticModules = .installing(thread: thread)
           return .install
         }
-        return .found(table.rule(for: property, in: containerClass))
+        return .found(table.rule(for: property, in: containerClass), tracerStorage)
       }
       switch step {
-      case .found(let registration):
-        return registration
+      case .found(let match, let currentTracer):
+        tracer = currentTracer
+        return match
       case .install:
         installAutomaticModules()
       }

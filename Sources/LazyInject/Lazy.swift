@@ -132,7 +132,8 @@ public struct Lazy<Value> {
       if current == nil {
         slot.pointee = marker
         _lazyinject_unlock(object)
-        let box = _LazyResolution.box(of: Value.self, for: container)
+        var isObserved = false
+        let box = _LazyResolution.box(of: Value.self, for: container, isObserved: &isObserved)
         _lazyinject_lock(object)
         let value: Value
         if let current = slot.pointee, current !== marker {
@@ -144,6 +145,9 @@ public struct Lazy<Value> {
         }
         _lazyinject_unlock(object)
         _LazyResolution.didPublish()
+        if isObserved {
+          _LazyResolution.notify(container, of: box)
+        }
         return value
       }
       if current !== marker {

@@ -8,22 +8,44 @@ internal enum _LazyResolution {
 
   /// Resolves `Value` for `container` from the shared registry, or stops the program with the
   /// resolution error's message.
+  /// Also sets `isObserved` to whether the container wants to hear of the injection.
   @inlinable
-  internal static func box<Value>(of type: Value.Type, for container: AnyObject) -> _LazyBox<Value>
-  {
+  internal static func box<Value>(
+    of type: Value.Type, for container: AnyObject, isObserved: inout Bool
+  ) -> _LazyBox<Value> {
     var origin: _LazyOrigin?
-    let value = resolve(type, for: container, origin: &origin)
+    let value = resolve(type, for: container, origin: &origin, isObserved: &isObserved)
     return _LazyBox(value, origin: origin)
   }
 
   @usableFromInline
   internal static func resolve<Value>(
-    _ type: Value.Type, for container: AnyObject, origin: inout _LazyOrigin?
+    _ type: Value.Type, for container: AnyObject, origin: inout _LazyOrigin?,
+    isObserved: inout Bool
   ) -> Value {
     do {
-      return try InitializerRegistry.shared.resolve(type, for: container, origin: &origin)
+      return try InitializerRegistry.shared.resolve(
+        type, for: container, origin: &origin, isObserved: &isObserved)
     } catch {
       fatalError("\(error)")
+    }
+  }
+
+  /// Tells `container`, an `InjectionObserving` object, that it received `box`'s value.
+  @usableFromInline
+  internal static func notify(_ container: AnyObject, of box: AnyObject) {
+    guard let observer = container as? any InjectionObserving else { return }
+    var mirror: Mirror? = Mirror(reflecting: container)
+    while let current = mirror {
+      for child in current.children {
+        if let property = child.value as? any _LazyStorage, property.slot === box,
+          let label = child.label
+        {
+          observer.didInject(property.boxedValue!, intoPropertyNamed: String(label.dropFirst()))
+          return
+        }
+      }
+      mirror = current.superclassMirror
     }
   }
 

@@ -61,3 +61,18 @@ final class Lock: Sendable {
     }
   }
 }
+
+/// A value guarded by a `Lock`.
+final class Protected<Value>: @unchecked Sendable {
+  private let lock = Lock()
+  // Read and written only inside `lock.withLock`.
+  private var value: Value
+
+  init(_ value: Value) {
+    self.value = value
+  }
+
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    try lock.withLock { try body(&value) }
+  }
+}

@@ -20,36 +20,52 @@ internal struct RuleTable {
       registration, forKey: containerKey)
   }
 
+  // Removing returns what was removed, for the caller to release once it has unlocked: a
+  // singleton's deinit may resolve from the registry.
+
   /// Removes the registration for `property` and `container` (nil: the root default).
-  mutating func remove(property: Any.Type, container: AnyClass?) {
+  mutating func remove(property: Any.Type, container: AnyClass?) -> AnyRegistration? {
     invalidate()
     let propertyKey = ObjectIdentifier(property)
-    registrations[propertyKey]?.removeValue(forKey: container.map { ObjectIdentifier($0) })
+    let removed = registrations[propertyKey]?.removeValue(
+      forKey: container.map { ObjectIdentifier($0) })
     if registrations[propertyKey]?.isEmpty == true {
       registrations.removeValue(forKey: propertyKey)
     }
+    return removed
   }
 
-  mutating func removeAll() {
+  mutating func removeAll() -> [ObjectIdentifier: [ObjectIdentifier?: AnyRegistration]] {
     invalidate()
-    registrations.removeAll()
+    defer { registrations.removeAll() }
+    return registrations
   }
 
   private mutating func invalidate() {
     if !cache.isEmpty { cache.removeAll() }
   }
 
+  /// What a resolution needs to know about a (property type, container class) pair.
+  struct Match {
+    /// The most specific registration, or nil.
+    var registration: AnyRegistration?
+    /// Whether the container class conforms to `InjectionObserving`.
+    var isObserved: Bool
+  }
+
   /// The most specific registration for `property` in a container of class `containerClass`:
   /// the class itself, then each superclass, then the root default.
-  mutating func rule(for property: Any.Type, in containerClass: AnyClass) -> AnyRegistration? {
+  mutating func rule(for property: Any.Type, in containerClass: AnyClass) -> Match {
     let propertyKey = ObjectIdentifier(property)
     let containerKey = ObjectIdentifier(containerClass)
     if let cached = cache.lookUp(property: propertyKey, container: containerKey) {
       return cached
     }
-    let found = search(property, in: containerClass).found
-    cache.insert(found, property: propertyKey, container: containerKey)
-    return found
+    let match = Match(
+      registration: search(property, in: containerClass).found,
+      isObserved: containerClass is any InjectionObserving.Type)
+    cache.insert(match, property: propertyKey, container: containerKey)
+    return match
   }
 
   /// The ancestry walk, uncached: every class visited in order, and what matched.
@@ -76,6 +92,11 @@ internal struct RuleTable {
     (registrations[ObjectIdentifier(property)] ?? [:]).values.sorted {
       ($0.rule.containerTypeName ?? "") < ($1.rule.containerTypeName ?? "")
     }
+  }
+
+  /// Every registration, in no particular order.
+  var allRegistrations: [AnyRegistration] {
+    registrations.values.flatMap(\.values)
   }
 
   /// `containerClass` and its superclasses, nearest first.

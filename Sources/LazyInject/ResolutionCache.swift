@@ -8,6 +8,7 @@ internal struct ResolutionCache {
     let property: ObjectIdentifier
     let container: ObjectIdentifier
     let registration: AnyRegistration?
+    let isObserved: Bool
   }
 
   private var entries: [Entry?] = []
@@ -15,13 +16,14 @@ internal struct ResolutionCache {
 
   var isEmpty: Bool { count == 0 }
 
-  /// The cached walk result: `.some(nil)` when the walk found no registration.
-  func lookUp(property: ObjectIdentifier, container: ObjectIdentifier) -> AnyRegistration?? {
+  /// The cached walk result, and whether the container class observes injections; nil when the
+  /// pair was not seen since the last change.
+  func lookUp(property: ObjectIdentifier, container: ObjectIdentifier) -> RuleTable.Match? {
     guard !entries.isEmpty else { return nil }
     var index = Self.slot(property, container, entries.count)
     while let entry = entries[index] {
       if entry.property == property && entry.container == container {
-        return .some(entry.registration)
+        return RuleTable.Match(registration: entry.registration, isObserved: entry.isObserved)
       }
       index = (index + 1) & (entries.count - 1)
     }
@@ -29,7 +31,7 @@ internal struct ResolutionCache {
   }
 
   mutating func insert(
-    _ registration: AnyRegistration?, property: ObjectIdentifier, container: ObjectIdentifier
+    _ match: RuleTable.Match, property: ObjectIdentifier, container: ObjectIdentifier
   ) {
     if (count + 1) * 2 > entries.count {
       grow()
@@ -38,7 +40,9 @@ internal struct ResolutionCache {
     while entries[index] != nil {
       index = (index + 1) & (entries.count - 1)
     }
-    entries[index] = Entry(property: property, container: container, registration: registration)
+    entries[index] = Entry(
+      property: property, container: container, registration: match.registration,
+      isObserved: match.isObserved)
     count += 1
   }
 
@@ -52,7 +56,9 @@ internal struct ResolutionCache {
     entries = Array(repeating: nil, count: max(16, old.count * 2))
     count = 0
     for case let entry? in old {
-      insert(entry.registration, property: entry.property, container: entry.container)
+      insert(
+        RuleTable.Match(registration: entry.registration, isObserved: entry.isObserved),
+        property: entry.property, container: entry.container)
     }
   }
 

@@ -123,3 +123,28 @@ extension InitializerRegistry {
     }
   }
 }
+
+extension InitializerRegistry {
+  /// Drops the instances that `.singleton` and `.weak` registrations keep, and keeps the
+  /// registrations: the next resolution builds a new instance.
+  ///
+  /// ```swift
+  /// override func tearDown() {
+  ///   InitializerRegistry.shared.resetSingletons()
+  /// }
+  /// ```
+  ///
+  /// Values already resolved into `@Lazy` properties stay where they are.
+  public func resetSingletons() {
+    let dropped: [Any] = lock.withLock {
+      table.allRegistrations.compactMap { registration in
+        defer {
+          registration.singleton = nil
+          registration.weakInstance = nil
+        }
+        return registration.singleton
+      }
+    }
+    withExtendedLifetime(dropped) {}  // Released after unlocking: their deinit may resolve.
+  }
+}

@@ -6,6 +6,7 @@ _lazyinject_stripe _lazyinject_stripes[LAZYINJECT_STRIPE_COUNT];
 uintptr_t _lazyinject_in_flight_marker_storage = 0;
 static intptr_t progress = 0;
 static intptr_t waiters = 0;
+static intptr_t override_scopes = 0;
 static _Thread_local void *current_frame = 0;
 
 void _lazyinject_lock_contended(_lazyinject_stripe *stripe) {
@@ -37,6 +38,14 @@ _Bool _lazyinject_progress_advance(void) {
 
 intptr_t _lazyinject_waiters_add(intptr_t delta) {
   return __atomic_add_fetch(&waiters, delta, __ATOMIC_SEQ_CST);
+}
+
+intptr_t _lazyinject_override_scopes(void) {
+  return __atomic_load_n(&override_scopes, __ATOMIC_ACQUIRE);
+}
+
+intptr_t _lazyinject_override_scopes_add(intptr_t delta) {
+  return __atomic_add_fetch(&override_scopes, delta, __ATOMIC_ACQ_REL);
 }
 
 void *_lazyinject_current_frame(void) { return current_frame; }

@@ -67,6 +67,10 @@ intptr_t _lazyinject_progress_load(void);
 _Bool _lazyinject_progress_advance(void);
 intptr_t _lazyinject_waiters_add(intptr_t delta);
 
+/// How many `withOverrides` calls are running, on any thread.
+intptr_t _lazyinject_override_scopes(void);
+intptr_t _lazyinject_override_scopes_add(intptr_t delta);
+
 /// The innermost resolution under way on the calling thread, or NULL.
 void *_Nullable _lazyinject_current_frame(void);
 void _lazyinject_set_current_frame(void *_Nullable frame);

@@ -1,0 +1,101 @@
+import _LazyInjectShims
+
+extension InitializerRegistry {
+  /// Runs `operation` with extra registrations that win over this registry's, as tests do to swap
+  /// in mocks.
+  ///
+  /// ```swift
+  /// InitializerRegistry.shared.withOverrides { overrides in
+  ///   overrides.register(RequestManager.self) { _ in MockRequestManager() }
+  ///   overrides.register(ResourceLoader.self, in: UsersViewController.self) { _ in StubLoader() }
+  /// } operation: {
+  ///   let screen = UsersViewController()
+  ///   // screen.requestManager is the mock; other containers' loaders are untouched.
+  /// }
+  /// ```
+  ///
+  /// `configure` registers into a fresh, empty layer. While `operation` runs, every resolution
+  /// from this registry on the same task (or, outside tasks, the same thread) looks at that layer
+  /// first: a rule from it beats every rule of the layers below, however deep its container class,
+  /// and within the layer the most specific rule wins as usual. Nested calls stack, the innermost
+  /// first. Nothing outside `operation` sees the layer, so tests running in parallel can each
+  /// override ``shared``.
+  ///
+  /// Singletons built from the layer's registrations belong to the layer and go away with it;
+  /// the registry's own singletons are neither replaced nor reused.
+  ///
+  /// - Parameters:
+  ///   - configure: Registers the overriding initializers.
+  ///   - operation: The code that sees the overrides.
+  /// - Returns: What `operation` returns.
+  public func withOverrides<Result>(
+    _ configure: (InitializerRegistry) throws -> Void,
+    operation: () throws -> Result
+  ) rethrows -> Result {
+    let layers = try OverrideScope.layers(adding: configure, over: self)
+    return try OverrideScope.whileActive {
+      try OverrideScope.$current.withValue(layers, operation: operation)
+    }
+  }
+
+  /// Runs the asynchronous `operation` with extra registrations that win over this registry's.
+  ///
+  /// ```swift
+  /// await InitializerRegistry.shared.withOverrides { overrides in
+  ///   overrides.register(RequestManager.self) { _ in MockRequestManager() }
+  /// } operation: {
+  ///   await screen.refresh()
+  /// }
+  /// ```
+  ///
+  /// The overrides follow `operation` across suspension points and into its child tasks; see
+  /// ``withOverrides(_:operation:)-(_,()->Result)`` for the rules.
+  public func withOverrides<Result>(
+    _ configure: (InitializerRegistry) throws -> Void,
+    isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws -> Result
+  ) async rethrows -> Result {
+    let layers = try OverrideScope.layers(adding: configure, over: self)
+    _ = _lazyinject_override_scopes_add(1)
+    defer { _ = _lazyinject_override_scopes_add(-1) }
+    return try await OverrideScope.$current.withValue(
+      layers, operation: operation, isolation: isolation)
+  }
+}
+
+/// One override layer: the registry holding its registrations, over the registry it overrides.
+internal struct OverrideLayer: Sendable {
+  let base: ObjectIdentifier
+  let registry: InitializerRegistry
+}
+
+/// The override layers in force for the current task or thread.
+internal enum OverrideScope {
+  @TaskLocal static var current: [OverrideLayer] = []
+
+  /// False while no `withOverrides` runs anywhere, so resolutions skip the task-local lookup.
+  static var mayBeActive: Bool {
+    _lazyinject_override_scopes() > 0
+  }
+
+  /// The layers over `base`, outermost first.
+  static func layers(over base: InitializerRegistry) -> [InitializerRegistry] {
+    current.filter { $0.base == ObjectIdentifier(base) }.map(\.registry)
+  }
+
+  /// The current layers plus a new one over `base`, filled by `configure`.
+  static func layers(
+    adding configure: (InitializerRegistry) throws -> Void, over base: InitializerRegistry
+  ) rethrows -> [OverrideLayer] {
+    let depth = layers(over: base).count + 1
+    let layer = InitializerRegistry(overriding: base, depth: depth)
+    try configure(layer)
+    return current + [OverrideLayer(base: ObjectIdentifier(base), registry: layer)]
+  }
+
+  static func whileActive<Result>(_ body: () throws -> Result) rethrows -> Result {
+    _ = _lazyinject_override_scopes_add(1)
+    defer { _ = _lazyinject_override_scopes_add(-1) }
+    return try body()
+  }
+}
