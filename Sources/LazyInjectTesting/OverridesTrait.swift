@@ -1,0 +1,62 @@
+import LazyInject
+import Testing
+
+/// A Swift Testing trait that runs each test with override registrations.
+///
+/// ```swift
+/// @Test(.overrides { overrides in
+///   overrides.register(RequestManager.self) { _ in MockRequestManager() }
+/// })
+/// func usersScreenLoadsFromTheMock() {
+///   #expect(UsersViewController().requestManager is MockRequestManager)
+/// }
+///
+/// @Suite(.overrides { $0.register(RequestManager.self) { _ in MockRequestManager() } })
+/// struct UsersScreenTests { ... }  // every test in the suite gets its own layer
+/// ```
+///
+/// Each test case gets a fresh override layer, so tests that run in parallel never share mocks
+/// or override singletons.
+public struct OverridesTrait: TestTrait, SuiteTrait, TestScoping {
+  private let registry: InitializerRegistry
+  private let configure: @Sendable (InitializerRegistry) -> Void
+
+  fileprivate init(
+    registry: InitializerRegistry, configure: @escaping @Sendable (InitializerRegistry) -> Void
+  ) {
+    self.registry = registry
+    self.configure = configure
+  }
+
+  /// Applies to every test of a suite it is attached to.
+  public var isRecursive: Bool { true }
+
+  /// Runs one test case inside ``InitializerRegistry/withOverrides(_:isolation:operation:)``.
+  public func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    guard testCase != nil else {
+      try await function()  // The suite itself: its tests each get a layer.
+      return
+    }
+    try await registry.withOverrides(configure) {
+      try await function()
+    }
+  }
+}
+
+extension Trait where Self == OverridesTrait {
+  /// Runs the test, or each test of the suite, with the registrations `configure` makes winning
+  /// over those of `registry`.
+  ///
+  /// - Parameters:
+  ///   - registry: The registry to override; ``InitializerRegistry/shared`` by default, the one
+  ///     `@Lazy` properties use.
+  ///   - configure: Registers the overriding initializers into a fresh layer.
+  public static func overrides(
+    in registry: InitializerRegistry = .shared,
+    _ configure: @escaping @Sendable (InitializerRegistry) -> Void
+  ) -> Self {
+    OverridesTrait(registry: registry, configure: configure)
+  }
+}

@@ -1,0 +1,35 @@
+import LazyInject
+import XCTest
+
+/// An XCTest base class whose tests run with the override registrations of ``overrides(_:)``.
+///
+/// ```swift
+/// final class UsersScreenTests: OverridingTestCase {
+///   override func overrides(_ overrides: InitializerRegistry) {
+///     overrides.register(RequestManager.self) { _ in MockRequestManager() }
+///   }
+///
+///   func testUsersScreenLoadsFromTheMock() {
+///     XCTAssertTrue(UsersViewController().requestManager is MockRequestManager)
+///   }
+/// }
+/// ```
+///
+/// Each test method gets a fresh override layer over ``overriddenRegistry``. For an `async`
+/// test method, call ``InitializerRegistry/withOverrides(_:isolation:operation:)`` in the test
+/// itself: XCTest may run its body on a task that does not inherit the layer.
+open class OverridingTestCase: XCTestCase {
+  /// The registry the overrides apply to; ``InitializerRegistry/shared`` unless a subclass
+  /// overrides it.
+  open var overriddenRegistry: InitializerRegistry { .shared }
+
+  /// Registers this test case's overriding initializers; does nothing unless overridden.
+  open func overrides(_ overrides: InitializerRegistry) {}
+
+  /// Runs the test inside ``InitializerRegistry/withOverrides(_:operation:)``.
+  open override func invokeTest() {
+    overriddenRegistry.withOverrides(overrides) {
+      super.invokeTest()
+    }
+  }
+}

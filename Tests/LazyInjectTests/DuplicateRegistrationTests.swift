@@ -1,0 +1,72 @@
+import Foundation
+import LazyInject
+import Testing
+
+private final class Service {
+  let name: String
+  init(_ name: String) { self.name = name }
+}
+
+private final class Screen {}
+
+struct DuplicateRegistrationTests {
+  @Test func testLaterRegistrationReplacesTheEarlierAndIsReported() throws {
+    let registry = InitializerRegistry()
+    let reports = Protected<[InitializerRegistry.DuplicateRegistration]>([])
+    registry.duplicateRegistrationHandler = { duplicate in reports.withLock { $0.append(duplicate) } }
+    registry.register(Service.self) { _ in Service("first") }
+    registry.register(Service.self) { _ in Service("second") }
+    #expect(try registry.resolve(Service.self, for: Screen()).name == "second")
+    let report = try #require(reports.withLock { $0 }.first)
+    #expect(reports.withLock { $0.count } == 1)
+    #expect(report.replaced.line.map { $0 + 1 } == report.replacement.line)
+    #expect(report.description.contains("replaces the registration at LazyInjectTests/DuplicateRegistrationTests.swift:"))
+  }
+
+  @Test func testSameTypeForAnotherContainerIsNoDuplicate() {
+    let registry = InitializerRegistry()
+    let reports = Counter()
+    registry.duplicateRegistrationHandler = { _ in reports.increment() }
+    registry.register(Service.self) { _ in Service("root") }
+    registry.register(Service.self, in: Screen.self) { _ in Service("screen") }
+    #expect(reports.value == 0)
+  }
+
+  @Test func testOverrideLayersInheritTheHandler() {
+    let registry = InitializerRegistry()
+    let reports = Counter()
+    registry.duplicateRegistrationHandler = { _ in reports.increment() }
+    registry.withOverrides { overrides in
+      overrides.register(Service.self) { _ in Service("a") }
+      overrides.register(Service.self) { _ in Service("b") }
+    } operation: {}
+    #expect(reports.value == 1)
+  }
+
+  @Test func testDefaultHandlerPrintsOneWarningPerPair() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+        final class Repeated {}
+        let registry = InitializerRegistry()
+        for _ in 0..<3 {
+          registry.register(Repeated.self) { _ in Repeated() }
+        }
+      })
+    let output = String(decoding: result.standardOutputContent, as: UTF8.self)
+    let warnings = output.split(separator: "\n").filter { $0.hasPrefix("LazyInject warning:") }
+    #expect(warnings.count == 1)
+    #expect(warnings.first?.contains("Repeated root default, unique scope") == true)
+  }
+}
+
+/// A value guarded by a lock, for handlers called from any thread.
+final class Protected<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value  // guarded by `lock`
+
+  init(_ value: Value) { self.value = value }
+
+  func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+    lock.withLock { body(&value) }
+  }
+}

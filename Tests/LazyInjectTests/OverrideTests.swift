@@ -1,0 +1,156 @@
+import LazyInject
+import Testing
+
+private class RequestManager {
+  var name: String { "production" }
+}
+
+private final class MockRequestManager: RequestManager {
+  override var name: String { "mock" }
+}
+
+private final class ResourceLoader {
+  let name: String
+  init(_ name: String) { self.name = name }
+}
+
+private final class Cache {}
+
+private class ViewController {
+  @Lazy var requestManager: RequestManager
+  @Lazy var resourceLoader: ResourceLoader
+}
+
+private final class UsersViewController: ViewController {}
+private final class ProjectsViewController: ViewController {}
+
+/// Production registrations, made once for the whole suite.
+private let production: Void = {
+  let registry = InitializerRegistry.shared
+  registry.register(RequestManager.self, in: UsersViewController.self) { _ in RequestManager() }
+  registry.register(RequestManager.self) { _ in RequestManager() }
+  registry.register(ResourceLoader.self) { _ in ResourceLoader("production") }
+  registry.register(Cache.self, scope: .singleton) { _ in Cache() }
+}()
+
+struct OverrideTests {
+  init() {
+    production
+  }
+
+  @Test func testOverrideBeatsADeeperProductionRule() {
+    InitializerRegistry.shared.withOverrides { overrides in
+      overrides.register(RequestManager.self) { _ in MockRequestManager() }
+    } operation: {
+      #expect(UsersViewController().requestManager.name == "mock")
+      #expect(ProjectsViewController().requestManager.name == "mock")
+    }
+  }
+
+  @Test func testOverridesAreInvisibleOutsideTheOperation() {
+    InitializerRegistry.shared.withOverrides { overrides in
+      overrides.register(RequestManager.self) { _ in MockRequestManager() }
+    } operation: {}
+    #expect(UsersViewController().requestManager.name == "production")
+  }
+
+  @Test func testConsumerScopedOverrideTouchesOnlyThatConsumer() {
+    InitializerRegistry.shared.withOverrides { overrides in
+      overrides.register(ResourceLoader.self, in: UsersViewController.self) { _ in
+        ResourceLoader("stub")
+      }
+    } operation: {
+      #expect(UsersViewController().resourceLoader.name == "stub")
+      #expect(ProjectsViewController().resourceLoader.name == "production")
+    }
+  }
+
+  @Test func testNestedOverridesStackWithTheInnermostWinning() {
+    let registry = InitializerRegistry.shared
+    registry.withOverrides { outer in
+      outer.register(ResourceLoader.self) { _ in ResourceLoader("outer") }
+      outer.register(RequestManager.self) { _ in MockRequestManager() }
+    } operation: {
+      registry.withOverrides { inner in
+        inner.register(ResourceLoader.self) { _ in ResourceLoader("inner") }
+      } operation: {
+        let screen = ProjectsViewController()
+        #expect(screen.resourceLoader.name == "inner")
+        #expect(screen.requestManager.name == "mock")
+      }
+      #expect(ProjectsViewController().resourceLoader.name == "outer")
+    }
+  }
+
+  @Test func testAsyncOverridesHoldAcrossSuspensionPointsAndChildTasks() async {
+    await InitializerRegistry.shared.withOverrides { overrides in
+      overrides.register(ResourceLoader.self) { _ in ResourceLoader("async") }
+    } operation: {
+      await Task.yield()
+      #expect(ProjectsViewController().resourceLoader.name == "async")
+      async let child = ProjectsViewController().resourceLoader.name
+      #expect(await child == "async")
+    }
+  }
+
+  @Test func testConcurrentTasksEachSeeOnlyTheirOwnOverrides() async {
+    let mismatches = await withTaskGroup(of: Int.self) { group in
+      for index in 0..<100 {
+        group.addTask {
+          await InitializerRegistry.shared.withOverrides { overrides in
+            overrides.register(ResourceLoader.self) { _ in ResourceLoader("task \(index)") }
+          } operation: {
+            var mismatches = 0
+            for _ in 0..<10 {
+              await Task.yield()
+              if ProjectsViewController().resourceLoader.name != "task \(index)" {
+                mismatches += 1
+              }
+            }
+            return mismatches
+          }
+        }
+      }
+      return await group.reduce(0, +)
+    }
+    #expect(mismatches == 0)
+  }
+
+  @Test func testSingletonsOfAnOverrideScopeDieWithIt() throws {
+    let registry = InitializerRegistry.shared
+    let production = try registry.resolve(Cache.self, for: ProjectsViewController())
+    weak var overridden: Cache?
+    try registry.withOverrides { overrides in
+      overrides.register(Cache.self, scope: .singleton) { _ in Cache() }
+    } operation: {
+      let first = try registry.resolve(Cache.self, for: ProjectsViewController())
+      #expect(try registry.resolve(Cache.self, for: UsersViewController()) === first)
+      #expect(first !== production)
+      overridden = first
+    }
+    #expect(overridden == nil)
+    #expect(try registry.resolve(Cache.self, for: ProjectsViewController()) === production)
+  }
+
+  @Test func testOverridesApplyToIndependentRegistriesToo() throws {
+    let registry = InitializerRegistry()
+    registry.register(ResourceLoader.self) { _ in ResourceLoader("production") }
+    try registry.withOverrides { overrides in
+      overrides.register(ResourceLoader.self) { _ in ResourceLoader("mock") }
+    } operation: { () throws in
+      #expect(try registry.resolve(ResourceLoader.self, for: ProjectsViewController()).name == "mock")
+      // `.shared` is another registry: its layers are its own.
+      #expect(ProjectsViewController().resourceLoader.name == "production")
+    }
+  }
+
+  @Test func testResetSingletonsKeepsRegistrations() throws {
+    let registry = InitializerRegistry()
+    registry.register(Cache.self, scope: .singleton) { _ in Cache() }
+    let first = try registry.resolve(Cache.self, for: ProjectsViewController())
+    registry.resetSingletons()
+    let second = try registry.resolve(Cache.self, for: ProjectsViewController())
+    #expect(first !== second)
+    #expect(try registry.resolve(Cache.self, for: ProjectsViewController()) === second)
+  }
+}

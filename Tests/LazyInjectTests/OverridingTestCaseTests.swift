@@ -1,0 +1,38 @@
+import LazyInject
+import LazyInjectTesting
+import XCTest
+
+private final class Mailer {
+  let kind: String
+  init(_ kind: String) { self.kind = kind }
+}
+
+private final class ComposeScreen {
+  @Lazy var mailer: Mailer
+}
+
+private let production: Void = InitializerRegistry.shared.register(Mailer.self) { _ in
+  Mailer("smtp")
+}
+
+final class OverridingTestCaseTests: OverridingTestCase {
+  override func setUp() {
+    super.setUp()
+    production
+  }
+
+  override func overrides(_ overrides: InitializerRegistry) {
+    overrides.register(Mailer.self) { _ in Mailer("mock") }
+  }
+
+  func testTestMethodSeesTheOverrides() {
+    XCTAssertEqual(ComposeScreen().mailer.kind, "mock")
+  }
+}
+
+final class PlainTestCaseTests: XCTestCase {
+  func testPlainTestCaseSeesProduction() {
+    production
+    XCTAssertEqual(ComposeScreen().mailer.kind, "smtp")
+  }
+}

@@ -1,0 +1,43 @@
+import LazyInject
+import Testing
+
+private final class Leaf {}
+private final class Branch {
+  init(leaf: Leaf) {}
+}
+private final class Screen {}
+
+struct TracingTests {
+  @Test func testTracerReceivesEachResolutionWithRuleAndDepth() throws {
+    let registry = InitializerRegistry()
+    registry.register(Leaf.self) { _ in Leaf() }
+    registry.register(Branch.self, in: Screen.self) { sender in
+      Branch(leaf: try registry.resolve(Leaf.self, for: sender))
+    }
+    let events = Protected<[InitializerRegistry.ResolutionEvent]>([])
+    registry.tracer = { event in events.withLock { $0.append(event) } }
+    _ = try registry.resolve(Branch.self, for: Screen())
+    let recorded = events.withLock { $0 }
+    #expect(recorded.count == 2)
+    #expect(recorded.first?.rule.propertyTypeName == "LazyInjectTests.Leaf")
+    #expect(recorded.first?.depth == 1)
+    #expect(recorded.first?.rule.isRootDefault == true)
+    #expect(recorded.last?.rule.propertyTypeName == "LazyInjectTests.Branch")
+    #expect(recorded.last?.rule.containerTypeName == "LazyInjectTests.Screen")
+    #expect(recorded.last?.containerTypeName == "LazyInjectTests.Screen")
+    #expect(recorded.last?.depth == 0)
+    #expect(recorded.last!.durationNanoseconds >= recorded.first!.durationNanoseconds)
+  }
+
+  @Test func testTracingIsOffByDefaultAndCanBeTurnedOff() throws {
+    let registry = InitializerRegistry()
+    #expect(registry.tracer == nil)
+    let count = Counter()
+    registry.tracer = { _ in count.increment() }
+    registry.register(Leaf.self) { _ in Leaf() }
+    _ = try registry.resolve(Leaf.self, for: Screen())
+    registry.tracer = nil
+    _ = try registry.resolve(Leaf.self, for: Screen())
+    #expect(count.value == 1)
+  }
+}

@@ -1,0 +1,75 @@
+import LazyInject
+import Testing
+
+private let builtCount = Counter()
+
+private final class Registered {
+  init() { builtCount.increment() }
+}
+
+private final class Buildable: DefaultInitializable {
+  init() { builtCount.increment() }
+}
+
+private final class MissingOne {}
+private final class MissingTwo {}
+
+private class BaseScreen {
+  @Lazy var missingInBase: MissingOne
+}
+
+private final class Screen: BaseScreen {
+  @Lazy var registered: Registered
+  @Lazy var buildable: Buildable
+  @Lazy var missing: MissingTwo
+}
+
+private final class CompleteScreen {
+  @Lazy var registered: Registered
+  @Lazy var buildable: Buildable
+}
+
+struct ValidateTests {
+  init() {
+    InitializerRegistry.shared.register(Registered.self, in: Screen.self) { _ in Registered() }
+    InitializerRegistry.shared.register(Registered.self, in: CompleteScreen.self) { _ in
+      Registered()
+    }
+  }
+
+  @Test func testValidateListsEveryMissingPropertyAtOnceAndBuildsNothing() throws {
+    let before = builtCount.value
+    let error = try #require(throws: ResolutionError.self) {
+      try InitializerRegistry.shared.validate(Screen())
+    }
+    #expect(builtCount.value == before)
+    #expect(error.kind == .unresolvableProperties)
+    #expect(error.description.contains("cannot resolve 2 properties of LazyInjectTests.Screen"))
+    #expect(error.description.contains("  - missing: LazyInjectTests.MissingTwo; searched LazyInjectTests.Screen, LazyInjectTests.BaseScreen, then the root default"))
+    #expect(error.description.contains("  - missingInBase: LazyInjectTests.MissingOne"))
+    #expect(!error.description.contains("registered:"))
+    #expect(!error.description.contains("buildable:"))
+  }
+
+  @Test func testValidatePassesWhenEverythingResolves() throws {
+    let before = builtCount.value
+    try InitializerRegistry.shared.validate(CompleteScreen())
+    #expect(builtCount.value == before)
+  }
+
+  @Test func testValidateSkipsPropertiesThatHoldAValue() throws {
+    let screen = Screen()
+    screen.missing = MissingTwo()
+    screen.missingInBase = MissingOne()
+    try InitializerRegistry.shared.validate(screen)
+  }
+
+  @Test func testValidateCountsOverrides() throws {
+    try InitializerRegistry.shared.withOverrides { overrides in
+      overrides.register(MissingOne.self) { _ in MissingOne() }
+      overrides.register(MissingTwo.self) { _ in MissingTwo() }
+    } operation: {
+      try InitializerRegistry.shared.validate(Screen())
+    }
+  }
+}
