@@ -17,6 +17,8 @@ let package = Package(
     .target(name: "LazyInjectTesting", dependencies: ["LazyInject"]),
     .executableTarget(name: "LazyInjectDemo", dependencies: ["LazyInject"]),
     .testTarget(name: "LazyInjectTests", dependencies: ["LazyInject", "LazyInjectTesting"]),
+    // Runs every scene of the demo and checks what it says.
+    .testTarget(name: "LazyInjectDemoTests", dependencies: ["LazyInjectDemo"]),
   ],
   swiftLanguageModes: [.v6]
 )

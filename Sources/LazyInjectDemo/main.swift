@@ -1,1 +1,19 @@
-print("LazyInjectDemo: coming soon")
+// Runs the BloodMagic article's examples with LazyInject.
+//
+//   swift run LazyInjectDemo            every scene, in order
+//   swift run LazyInjectDemo --list     the scenes' names
+//   swift run LazyInjectDemo news       one scene
+//
+// The registrations live in Initializers/, one module per file. They are installed before the
+// first resolution by `AutomaticModules.swift`, with no call here.
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+let status = MainActor.assumeIsolated {
+  Demo.run(arguments: Array(CommandLine.arguments.dropFirst()))
+}
+exit(status)

@@ -25,21 +25,8 @@ private struct NetworkInitializers: InitializerModule {
   }
 }
 
-/// Installed into `.shared` by `InitializerRegistry.automaticModules` in `Support/`.
-final class AutomaticallyInstalled {
-  let origin: String
-  init(origin: String) { self.origin = origin }
-}
-
-struct AutomaticallyInstalledInitializers: InitializerModule {
-  func register(in registry: InitializerRegistry) {
-    registry.register(AutomaticallyInstalled.self) { _ in AutomaticallyInstalled(origin: "module") }
-  }
-}
-
-private final class AutomaticScreen {
-  @Lazy var installed: AutomaticallyInstalled
-}
+/// Not installed anywhere: `.shared` has no automatic module for it.
+private final class NotInstalled {}
 
 struct InitializerModuleTests {
   @Test func testInstallRegistersEveryModule() throws {
@@ -51,14 +38,21 @@ struct InitializerModuleTests {
       === registry.resolve(RequestManager.self, for: UsersViewController()))
   }
 
-  @Test func testSharedRegistryInstallsAutomaticModulesBeforeItsFirstResolution() {
-    // No test calls install for this module: `.shared` found it through the conformance.
-    #expect(AutomaticScreen().installed.origin == "module")
-  }
+  // Automatic installation needs a conformance of `InitializerRegistry`, and a process may hold
+  // only one: the demo declares it, so LazyInjectDemoTests checks it.
 
-  @Test func testIndependentRegistriesDoNotInstallAutomaticModules() {
+  @Test func testModulesInstallInOrderSoALaterModuleReplacesAnEarlierRule() throws {
+    struct Override: InitializerModule {
+      func register(in registry: InitializerRegistry) {
+        registry.register(ResourceLoader.self) { _ in ResourceLoader("override") }
+      }
+    }
+    let registry = InitializerRegistry()
+    registry.duplicateRegistrationHandler = { _ in }
+    registry.install(LoaderInitializers(), Override())
+    #expect(try registry.resolve(ResourceLoader.self, for: ViewController()).name == "override")
     #expect(throws: ResolutionError.self) {
-      try InitializerRegistry().resolve(AutomaticallyInstalled.self, for: ViewController())
+      try registry.resolve(NotInstalled.self, for: ViewController())
     }
   }
 }

@@ -1,0 +1,13 @@
+import LazyInject
+
+// The modules `InitializerRegistry.shared` installs before its first resolution: the Swift answer
+// to BloodMagic's `lazy_initializer` (`__attribute__((constructor))`), with no call in `main`.
+// An app in its own package writes `extension InitializerRegistry: @retroactive ...`.
+extension InitializerRegistry: AutomaticModuleInstallation {
+  public static var automaticModules: [any InitializerModule] {
+    [
+      ServiceInitializers(), LoaderInitializers(), NetworkInitializers(),
+      CoordinatorInitializers(), NewsInitializers(),
+    ]
+  }
+}

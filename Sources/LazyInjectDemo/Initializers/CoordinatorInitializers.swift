@@ -1,0 +1,9 @@
+import LazyInject
+
+/// Every coordinator keeps its children in a `DefaultCoordinatorDependencies` unless a test says
+/// otherwise.
+struct CoordinatorInitializers: InitializerModule {
+  func register(in registry: InitializerRegistry) {
+    registry.register((any CoordinatorDependencies).self) { _ in DefaultCoordinatorDependencies() }
+  }
+}

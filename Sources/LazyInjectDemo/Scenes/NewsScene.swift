@@ -1,0 +1,32 @@
+import LazyInject
+
+/// Scene 8b: a news list built on first access, grown by background fetches, observed by a table.
+enum NewsScene {
+  @MainActor
+  static func run() {
+    let app = AppDelegate(seed: 2026)
+    say("The app launches; the news list is not allocated: \(!app.$newsStore.isResolved).")
+    var table: NewsTableViewController? = NewsTableViewController()
+    say("The news table appears:")
+    table?.viewDidAppear()
+    say("Same store for the app delegate and the table: \(app.newsStore === table!.newsStore).")
+    for fetch in 1...3 { backgroundFetch(fetch, app) }
+    say("The user switches to another app:")
+    table?.appDidEnterBackground()
+    for fetch in 4...6 { backgroundFetch(fetch, app) }
+    say("The user comes back:")
+    table?.appWillEnterForeground()
+    say("The user closes the news table:")
+    table = nil
+    say("Observers left: \(app.newsStore.observerCount).")
+    backgroundFetch(7, app)
+  }
+
+  @MainActor
+  private static func backgroundFetch(_ number: Int, _ app: AppDelegate) {
+    say("Background fetch \(number):")
+    app.performBackgroundFetch { result in
+      say("  completion: \(result.rawValue)")
+    }
+  }
+}

@@ -1,0 +1,143 @@
+import LazyInject
+import Testing
+
+@testable import LazyInjectDemo
+
+/// Runs `scene` silently and returns what it said.
+@MainActor
+private func lines(of scene: String) throws -> [String] {
+  let scene = try #require(Scene.named(scene))
+  scene.perform(echo: false)
+  return Narrator.shared.lines
+}
+
+/// The index of the first line containing `text`.
+private func index(of text: String, in lines: [String]) throws -> Int {
+  try #require(lines.firstIndex { $0.contains(text) }, "no line contains \(text)")
+}
+
+@MainActor
+@Suite(.serialized)
+struct DemoTests {
+  @Test func testSceneListNamesEverySceneInTheArticlesOrder() {
+    #expect(
+      Scene.all.map(\.name) == [
+        "boilerplate", "custom-initializer", "container-specific", "singletons", "modules",
+        "protocols", "mocks", "coordinators", "news",
+      ])
+    #expect(Demo.run(arguments: ["--list"], echo: false) == 0)
+  }
+
+  @Test func testUnknownSceneFails() {
+    #expect(Demo.run(arguments: ["no-such-scene"], echo: false) == 1)
+  }
+
+  @Test func testEverySceneRuns() {
+    #expect(Demo.run(arguments: [], echo: false) == 0)
+  }
+
+  @Test func testBoilerplateSceneBuildsOnlyInLoadResourcesAndReleasesWithTheController() throws {
+    let lines = try lines(of: "boilerplate")
+    #expect(lines.contains("Built so far: progressViewService false, resourceLoader false."))
+    let withLazy = try index(of: "With @Lazy", in: lines)
+    let load = try #require(lines[withLazy...].firstIndex(of: "loadResources():"))
+    let built = try index(of: "ProgressViewService #2 built for SettingsViewController #1", in: lines)
+    #expect(built > load)
+    #expect(lines.contains("Reading them again builds nothing: ResourceLoader #2."))
+    let released = try index(of: "SettingsViewController #1 released", in: lines)
+    #expect(lines[(released + 1)...].contains("  ProgressViewService #2 released"))
+    #expect(lines[(released + 1)...].contains("  ResourceLoader #2 released"))
+    #expect(lines.filter { $0.contains("built") && $0.contains("#3") }.isEmpty)
+  }
+
+  @Test func testCustomInitializerSceneBuildsTheServiceFromItsSender() throws {
+    let lines = try lines(of: "custom-initializer")
+    #expect(lines.contains("  ProgressViewService #1 built for UsersViewController #1"))
+    #expect(lines.contains("The service was built for this controller: true."))
+  }
+
+  @Test func testContainerSpecificSceneGivesEachControllerItsLoader() throws {
+    let lines = try lines(of: "container-specific")
+    #expect(lines.contains("  -> ResourceLoader #1, the users loader"))
+    #expect(lines.contains("  -> ResourceLoader #2, the projects loader"))
+    #expect(lines.contains("  -> ResourceLoader #3, the default loader"))
+    let admin = try index(of: "AdminUsersViewController #1.resourceLoader:", in: lines)
+    #expect(lines[admin + 2] == "  -> ResourceLoader #4, the users loader")
+    #expect(lines.contains { $0.contains("inherited by LazyInjectDemo.AdminUsersViewController") })
+  }
+
+  @Test func testSingletonSceneSharesOneRequestManager() throws {
+    let lines = try lines(of: "singletons")
+    #expect(lines.filter { $0.hasSuffix("built") && $0.contains("RequestManager") }.count == 1)
+    #expect(lines.contains("  RequestManager #1 GET /users"))
+    #expect(lines.contains("  RequestManager #1 GET /projects"))
+    #expect(lines.contains("Same instance: true."))
+  }
+
+  @Test func testSharedRegistryInstalledTheDemoModulesWithoutAnyCall() throws {
+    // Nothing in the demo or its tests calls install: the conformance in AutomaticModules.swift
+    // made `.shared` install them before its first resolution.
+    _ = UsersViewController().resourceLoader
+    #expect(InitializerRegistry.shared.description.contains("LazyInjectDemo.NewsStore"))
+  }
+
+  @Test func testModulesSceneListsTheRegistrationsOfEveryModule() throws {
+    let lines = try lines(of: "modules")
+    #expect(lines.contains { $0.hasPrefix("  InitializerRegistry, ") })
+    for file in [
+      "ServiceInitializers", "LoaderInitializers", "NetworkInitializers",
+      "CoordinatorInitializers", "NewsInitializers",
+    ] {
+      #expect(lines.contains { $0.contains("LazyInjectDemo/\(file).swift:") }, "\(file)")
+    }
+  }
+
+  @Test func testProtocolSceneResolvesTheExistentialPerContainer() throws {
+    let lines = try lines(of: "protocols")
+    #expect(lines.contains("  ResourceLoader #1 built (any ResourceLoading)"))
+    #expect(lines.contains("  CachedLoader #1 serves cached resources"))
+  }
+
+  @Test func testMockSceneUsesTheMockOnlyInsideTheOverride() throws {
+    let lines = try lines(of: "mocks")
+    let mock = try index(of: "(mock) returns canned resources for /users", in: lines)
+    let production = lines.indices.filter { lines[$0].contains("RequestManager #1 GET /users") }
+    #expect(production.count == 2)
+    #expect(production.first! < mock && mock < production.last!)
+    #expect(lines.filter { $0 == "  RequestManager #1 built" }.count == 1)
+  }
+
+  @Test func testCoordinatorSceneReleasesTheFinishedChildFlow() throws {
+    let lines = try lines(of: "coordinators")
+    #expect(lines.contains("AppCoordinator #1 created; its dependencies are not built yet: true."))
+    let finished = try index(of: "AuthCoordinator #1 finished", in: lines)
+    let released = try index(of: "AuthCoordinator #1 released", in: lines)
+    #expect(finished < released)
+    #expect(lines.contains("Children of AppCoordinator #1: [\"MainFlowCoordinator #1\"]."))
+    #expect(lines.contains("  recorded: [\"add MainFlowCoordinator\"]"))
+    #expect(lines.filter { $0.contains("DefaultCoordinatorDependencies built") }.count == 1)
+  }
+
+  @Test func testNewsSceneAllocatesOnFirstAccessAndDefersReloadsOffScreen() throws {
+    let lines = try lines(of: "news")
+    #expect(lines.contains("The app launches; the news list is not allocated: true."))
+    let appears = try index(of: "The news table appears:", in: lines)
+    let allocated = try index(of: "NewsStore allocated on first access", in: lines)
+    #expect(allocated == appears + 1)
+    #expect(lines.contains("Same store for the app delegate and the table: true."))
+    let offScreen = try index(of: "is off screen", in: lines)
+    let deferred = lines.indices.filter { lines[$0].contains("reload deferred") }
+    #expect(!deferred.isEmpty && deferred.allSatisfy { $0 > offScreen })
+    #expect(lines.contains { $0.contains("back on screen and reloads the deferred change") })
+    #expect(lines.contains("Observers left: 0."))
+    let results = lines.filter { $0.hasPrefix("  completion:") }
+    #expect(results.count == 7)
+    #expect(Set(results) == ["  completion: new data", "  completion: no data"])
+  }
+
+  @Test func testOutputIsTheSameOnEveryRun() throws {
+    let first = try lines(of: "news") + lines(of: "coordinators")
+    let second = try lines(of: "news") + lines(of: "coordinators")
+    #expect(first == second)
+  }
+}
