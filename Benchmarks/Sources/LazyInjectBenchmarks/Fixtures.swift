@@ -1,0 +1,129 @@
+import Dependencies
+import LazyInject
+import Swinject
+
+/// What every system builds: one allocation, one field to read.
+final class Service: Sendable, DefaultInitializable {
+  let value: Int
+  init() { value = 1 }
+}
+
+/// The same with a mutable field: reading a `var` of a class adds an exclusivity check.
+final class MutableService: DefaultInitializable {
+  var value = 1
+  init() {}
+}
+
+final class LazyVarMutableHolder {
+  lazy var service = MutableService()
+}
+
+final class LazyMutableHolder {
+  @LazyInject.Lazy var service: MutableService
+}
+
+// MARK: lazy var
+
+final class LazyVarHolder {
+  lazy var service = Service()
+}
+
+// MARK: LazyInject
+
+final class LazyInjectHolder {
+  @LazyInject.Lazy var service: Service
+}
+
+/// A second type, so that its registration can live on the root of a class chain.
+final class DeepService: Sendable {
+  let value = 1
+}
+
+class Level0 {
+  @LazyInject.Lazy var service: DeepService
+}
+class Level1: Level0 {}
+class Level2: Level1 {}
+class Level3: Level2 {}
+class Level4: Level3 {}
+class Level5: Level4 {}
+class Level6: Level5 {}
+class Level7: Level6 {}
+class Level8: Level7 {}
+class Level9: Level8 {}
+class Level10: Level9 {}
+class Level11: Level10 {}
+class Level12: Level11 {}
+class Level13: Level12 {}
+class Level14: Level13 {}
+class Level15: Level14 {}
+class Level16: Level15 {}
+class Level17: Level16 {}
+class Level18: Level17 {}
+final class Level19: Level18 {}
+
+final class SharedManager: Sendable {
+  let value = 1
+}
+
+final class SingletonHolder {
+  @LazyInject.Lazy var manager: SharedManager
+}
+
+/// A container for explicit `resolve` calls.
+final class Consumer {}
+
+// MARK: swift-dependencies
+
+private enum ServiceKey: DependencyKey {
+  static var liveValue: Service { Service() }
+}
+
+private enum SharedManagerKey: DependencyKey {
+  static let liveValue = SharedManager()
+}
+
+extension DependencyValues {
+  var benchmarkService: Service {
+    get { self[ServiceKey.self] }
+    set { self[ServiceKey.self] = newValue }
+  }
+
+  var benchmarkManager: SharedManager {
+    get { self[SharedManagerKey.self] }
+    set { self[SharedManagerKey.self] = newValue }
+  }
+}
+
+final class DependencyHolder {
+  @Dependency(\.benchmarkService) var service
+}
+
+final class DependencySingletonHolder {
+  @Dependency(\.benchmarkManager) var manager
+}
+
+// MARK: Swinject
+
+// Swinject has a `Lazy` type too: with both imported, LazyInject's is `@LazyInject.Lazy`.
+
+/// Swinject fills a property from `resolve`, as an app using it would.
+final class SwinjectHolder {
+  var service: Service?
+}
+
+func makeSwinjectContainer(scope: ObjectScope) -> Container {
+  let container = Container()
+  container.register(Service.self) { _ in Service() }.inObjectScope(scope)
+  container.register(SharedManager.self) { _ in SharedManager() }.inObjectScope(.container)
+  return container
+}
+
+/// Registrations every run needs in `InitializerRegistry.shared`.
+func registerLazyInjectFixtures() {
+  let registry = InitializerRegistry.shared
+  registry.register(Service.self) { _ in Service() }
+  registry.register(DeepService.self, in: Level0.self) { _ in DeepService() }
+  registry.register(SharedManager.self, scope: .singleton) { _ in SharedManager() }
+  registry.register(RacedService.self) { _ in RacedService() }
+}

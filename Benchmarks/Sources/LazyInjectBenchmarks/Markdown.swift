@@ -1,0 +1,185 @@
+import Foundation
+
+extension Results {
+  /// BENCHMARKS.md: the machine, the command, a table per measure, the targets, the chart.
+  func markdown(machine: [String]) -> String {
+    var md = """
+      # LazyInject benchmarks
+
+      `@Lazy` against a hand-written `lazy var`, [Swinject](https://github.com/Swinject/Swinject)
+      2.10.0 and [swift-dependencies](https://github.com/pointfreeco/swift-dependencies) 1.17.1.
+      Regenerate this page and the chart, from the repository root, with:
+
+      ```sh
+      swift run -c release --package-path Benchmarks LazyInjectBenchmarks --write
+      ```
+
+      (`--quick` runs everything briefly and writes nothing; CI runs it to keep the benchmarks
+      working, not to judge speed.)
+
+      ## Machine
+
+      \(machine.map { "- \($0)" }.joined(separator: "\n"))
+
+      ## Method
+
+      Each measure runs its systems interleaved: every round times each system once, in turn,
+      so that a slow moment of the machine hits all of them; a figure is the median of
+      \(settings.rounds) rounds, each calibrated to last about \(settings.sampleNanoseconds / 1_000_000) ms.
+      Ratios are to `lazy var` measured in the same run. The measured loops read a field of the
+      value and sum it, so that the optimizer cannot drop the work.
+
+      ![Ratios to lazy var](chart.svg)
+
+      ## Targets
+
+      | Target | Measured | Met |
+      | --- | --- | --- |
+
+      """
+    for target in targets {
+      md += "| \(target.goal) | \(target.measured) | \(target.isMet ? "yes" : "**no**") |\n"
+    }
+    let missed = targets.filter { !$0.isMet }
+    if !missed.isEmpty {
+      md += "\nWhere a target is missed, and what would fix it:\n\n"
+      for target in missed {
+        md += "- **\(target.goal)**: \(target.whenMissed)\n"
+      }
+    }
+    for measurement in [hot, hotMutable, cold, singleton] {
+      md += "\n" + table(measurement)
+    }
+    md += "\n" + table(registrySize, baselineNote: "ratio to lazy var")
+    md += """
+
+      ### Two threads racing on a first read
+
+      Two threads read the same property of a new object at once, \(settings.raceRounds) times; each
+      system runs in a child process, so that a crash is reported rather than fatal.
+
+      | System | Result |
+      | --- | --- |
+
+      """
+    for race in races {
+      md += "| \(race.system) | \(race.outcome) |\n"
+    }
+    md += """
+
+      ### Memory
+
+      Bytes a property takes in its object before resolution, and heap allocations made by one
+      first read (counted by interposing malloc; Linux only).
+
+      | System | Bytes per property | Bytes, protocol-typed | Allocations per first read |
+      | --- | --- | --- | --- |
+
+      """
+    for row in memory {
+      let protocolBytes = row.protocolPropertyBytes.map(String.init) ?? "n/a"
+      let allocations = row.allocationsPerResolution.map { String(format: "%.2f", $0) } ?? "n/a"
+      md += "| \(row.system) | \(row.propertyBytes) | \(protocolBytes) | \(allocations) |\n"
+    }
+    if let objectBytes {
+      md += "\nA new object with one such property: `lazy var` \(objectBytes.lazyVar) bytes,"
+        + " `@Lazy` \(objectBytes.lazy) bytes.\n"
+    }
+    md += """
+
+      ### Registration
+
+      | Operation | Time |
+      | --- | --- |
+      | LazyInject: register \(registration.count) initializers, per registration | \(format(ns: registration.lazyInjectPerRegistration)) |
+      | Swinject: register \(registration.count) factories, per registration | \(format(ns: registration.swinjectPerRegistration)) |
+      | LazyInject: install a module of 10 registrations | \(format(ns: registration.perModule)) |
+
+      """
+    return md
+  }
+
+  private func table(_ measurement: Measurement, baselineNote: String = "ratio") -> String {
+    var md = "### \(measurement.title)\n\n| System | Time per operation | \(baselineNote) |\n| --- | --- | --- |\n"
+    let baseline = measurement.order.first!
+    for name in measurement.order {
+      md += "| \(name) | \(format(ns: measurement.nanoseconds[name]!)) | \(format(ratio: measurement.ratio(name, to: baseline))) |\n"
+    }
+    return md
+  }
+
+  /// A bar chart of the hot and cold rows, as ratios to `lazy var` on a logarithmic scale.
+  var chart: String {
+    let rows: [(String, Double)] =
+      hot.order.dropFirst().map { ("Hot: \($0)", hot.ratio($0, to: "lazy var")) }
+      + [("Hot, var field: @Lazy", hotMutable.ratio("@Lazy", to: "lazy var"))]
+      + cold.order.dropFirst().map { ("Cold: \($0)", cold.ratio($0, to: "lazy var")) }
+    let width = 900.0
+    let left = 380.0
+    let barHeight = 22.0
+    let top = 40.0
+    let height = top + Double(rows.count) * (barHeight + 6) + 40
+    let maxLog = max(1, rows.map { log2($0.1) }.max()!.rounded(.up))
+    let minLog = min(0, rows.map { log2($0.1) }.min()!.rounded(.down))
+    let scale = (width - left - 80) / (maxLog - minLog)
+    let one = left - minLog * scale
+    var svg = """
+      <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" font-family="sans-serif" font-size="12">
+      <rect width="100%" height="100%" fill="white"/>
+      <text x="10" y="22" font-size="15" font-weight="bold">Time as a ratio to lazy var in the same run (log scale; shorter is faster)</text>
+
+      """
+    for power in Int(minLog)...Int(maxLog) {
+      let x = one + Double(power) * scale
+      let label = power >= 0 ? "\(1 << power)×" : "1/\(1 << -power)×"
+      svg += "<line x1=\"\(x)\" y1=\"\(top - 6)\" x2=\"\(x)\" y2=\"\(height - 30)\" stroke=\"\(power == 0 ? "#888" : "#ddd")\"/>"
+      svg += "<text x=\"\(x)\" y=\"\(height - 14)\" text-anchor=\"middle\">\(label)</text>\n"
+    }
+    for (index, row) in rows.enumerated() {
+      let y = top + Double(index) * (barHeight + 6)
+      let end = one + log2(row.1) * scale
+      let start = min(one, end)
+      let length = max(2, abs(end - one))
+      let color = row.0.contains("@Lazy") ? "#d2572b" : "#7a8da6"
+      svg += "<text x=\"\(left - 8)\" y=\"\(y + 15)\" text-anchor=\"end\">\(escape(row.0))</text>"
+      svg += "<rect x=\"\(start)\" y=\"\(y)\" width=\"\(length)\" height=\"\(barHeight)\" fill=\"\(color)\"/>"
+      svg += "<text x=\"\(max(end, one) + 6)\" y=\"\(y + 15)\">\(format(ratio: row.1))</text>\n"
+    }
+    return svg + "</svg>\n"
+  }
+
+  private func escape(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+  }
+}
+
+/// The machine and toolchain, as the report names them.
+func machineDescription() -> [String] {
+  var lines: [String] = []
+  if let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+    let model = cpu.split(separator: "\n").first(where: { $0.hasPrefix("model name") })
+  {
+    lines.append("CPU: " + model.split(separator: ":").last!.trimmingCharacters(in: .whitespaces))
+  }
+  lines.append("Cores: \(ProcessInfo.processInfo.activeProcessorCount)")
+  lines.append("Memory: \(ProcessInfo.processInfo.physicalMemory >> 30) GiB")
+  lines.append("OS: \(ProcessInfo.processInfo.operatingSystemVersionString)")
+  if let swift = run("swift", ["--version"])?.split(separator: "\n").first {
+    lines.append("Toolchain: \(swift)")
+  }
+  lines.append("Build: release (`-c release`)")
+  return lines
+}
+
+private func run(_ command: String, _ arguments: [String]) -> String? {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  process.arguments = [command] + arguments
+  let pipe = Pipe()
+  process.standardOutput = pipe
+  process.standardError = FileHandle.nullDevice
+  guard (try? process.run()) != nil else { return nil }
+  let data = pipe.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return String(decoding: data, as: UTF8.self)
+}
