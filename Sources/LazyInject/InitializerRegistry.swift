@@ -38,19 +38,20 @@ public final class InitializerRegistry: Sendable {
 
   internal let lock = Lock()
 
-  // Everything below is read and written only with `lock` held.
+  // Everything below is read and written only with `lock` held. The lock also makes Swift's
+  // dynamic exclusivity checks redundant: they are turned off for these properties.
 
-  nonisolated(unsafe) internal var table = RuleTable()
+  @exclusivity(unchecked) nonisolated(unsafe) internal var table = RuleTable()
 
-  nonisolated(unsafe) private var automaticModules: AutomaticModules
+  @exclusivity(unchecked) nonisolated(unsafe) private var automaticModules: AutomaticModules
 
   /// Threads waiting in `lock.wait()` for a shared instance or for automatic installation.
-  nonisolated(unsafe) private var waitingThreads = 0
+  @exclusivity(unchecked) nonisolated(unsafe) private var waitingThreads = 0
 
-  nonisolated(unsafe) internal var duplicateHandler: @Sendable (DuplicateRegistration) -> Void =
+  @exclusivity(unchecked) nonisolated(unsafe) internal var duplicateHandler: @Sendable (DuplicateRegistration) -> Void =
     DuplicateRegistration.warnOnce
 
-  nonisolated(unsafe) internal var tracerStorage: (@Sendable (ResolutionEvent) -> Void)?
+  @exclusivity(unchecked) nonisolated(unsafe) internal var tracerStorage: (@Sendable (ResolutionEvent) -> Void)?
 
   /// 0 for a registry; n for the registry holding the n-th override layer over another.
   internal let overrideDepth: Int

@@ -4,6 +4,10 @@ import _LazyInjectShims
 // value) or a `_LazyBox`. It is read and written only with the object's slot lock held, a lock
 // from a small striped table keyed by the object's address. The lock is never held while user
 // code runs: values are built, and replaced boxes released, after it is unlocked.
+//
+// Writes go through the slot's address as raw words. A box in the slot is retained once, by the
+// slot, and ARC releases it with the object. The marker is immortal and stored unretained; it
+// never outlives the resolution that stored it, which holds the object alive.
 
 extension Lazy {
   /// The address of the slot's content, without retaining it. Call with the slot lock held.
@@ -12,15 +16,15 @@ extension Lazy {
     unsafeBitCast(_slot, to: UInt.self)
   }
 
-  /// Stores `box`, or empties the slot when nil; the replaced box is released after unlocking.
-  internal static func _replace<Container: AnyObject>(
-    in container: Container, _ storageKeyPath: ReferenceWritableKeyPath<Container, Lazy>,
-    with box: _LazyBox<Value>?
+  /// Empties the slot; the replaced box is released after unlocking.
+  internal static func _reset<Container: AnyObject>(
+    in container: Container, _ storageKeyPath: ReferenceWritableKeyPath<Container, Lazy>
   ) {
     let object = Unmanaged.passUnretained(container).toOpaque()
     _lazyinject_lock(object)
-    let replaced = container[keyPath: storageKeyPath]._slot
-    container[keyPath: storageKeyPath]._slot = box
+    let replaced = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) {
+      _LazyBox<Value>.exchange(in: $0, with: 0)
+    }
     _lazyinject_unlock(object)
     _LazyResolution.didReplace(replaced)
   }
@@ -50,6 +54,22 @@ internal final class _LazyBox<Value> {
     self.origin = origin
   }
 
+  /// The box's address, retained once: the +1 that a slot holding it owns.
+  @inlinable
+  internal var retainedAddress: UInt {
+    UInt(bitPattern: Unmanaged.passRetained(self).toOpaque())
+  }
+
+  /// Puts the word `new` in `slot` and returns the word it held, with no retain or release:
+  /// the caller owns what it takes out. Call with the slot lock held.
+  @inlinable
+  internal static func exchange(in slot: UnsafeMutablePointer<AnyObject?>, with new: UInt) -> UInt
+  {
+    let word = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: UInt.self)
+    defer { word.pointee = new }
+    return word.pointee
+  }
+
   /// The value of the box whose address is `raw`, read without retaining the box, which the
   /// slot keeps alive. Call with the slot lock held.
   @inlinable
@@ -63,10 +83,14 @@ internal final class _LazyBox<Value> {
 @usableFromInline
 internal final class _LazyMarker: Sendable {
   @usableFromInline
-  internal static let object: _LazyMarker = {
-    let marker = _LazyMarker()
-    _lazyinject_set_in_flight_marker(UInt(bitPattern: Unmanaged.passUnretained(marker).toOpaque()))
-    return marker
+  internal static let object = _LazyMarker()
+
+  /// The marker's address, the word a slot holds while its value is being built.
+  @usableFromInline
+  internal static let address: UInt = {
+    let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+    _lazyinject_set_in_flight_marker(address)
+    return address
   }()
 
   private init() {}

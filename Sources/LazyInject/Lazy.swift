@@ -98,10 +98,11 @@ public struct Lazy<Value> {
     }
     set {
       let object = Unmanaged.passUnretained(container).toOpaque()
-      let box = _LazyBox(newValue, origin: nil)
+      let box = _LazyBox(newValue, origin: nil).retainedAddress
       _lazyinject_lock(object)
-      let replaced = container[keyPath: storageKeyPath]._slot
-      container[keyPath: storageKeyPath]._slot = box
+      let replaced = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) {
+        _LazyBox<Value>.exchange(in: $0, with: box)
+      }
       _lazyinject_unlock(object)
       _LazyResolution.didReplace(replaced)
     }
@@ -117,31 +118,37 @@ public struct Lazy<Value> {
   }
 
   /// The first read: marks the slot in flight, resolves and publishes; or waits for the thread
-  /// that marked it. `slot` is accessed only with the object's slot lock held.
+  /// that marked it.
+  ///
+  /// `slot` is read and written only with the object's slot lock held, as raw words: the marker
+  /// is immortal, so it is stored without retaining it, and the box is stored with the +1 that
+  /// the slot owns from then on. (Swift's retains of the marker cost a third of this function.)
   @inlinable
   @inline(never)
   internal static func _resolve(_ container: AnyObject, slot: UnsafeMutablePointer<AnyObject?>)
     -> Value
   {
     let object = Unmanaged.passUnretained(container).toOpaque()
-    let marker = _LazyMarker.object
+    let word = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: UInt.self)
+    // The C copy of the marker's address costs a load; the Swift one, a `swift_once` check.
+    let published = _lazyinject_in_flight_marker()
+    let marker = published != 0 ? published : _LazyMarker.address
     while true {
       let progress = _LazyResolution.progress()
       _lazyinject_lock(object)
-      let current = slot.pointee
-      if current == nil {
-        slot.pointee = marker
+      let current = word.pointee
+      if current == 0 {
+        word.pointee = marker
         _lazyinject_unlock(object)
         var isObserved = false
         let box = _LazyResolution.box(of: Value.self, for: container, isObserved: &isObserved)
         _lazyinject_lock(object)
         let value: Value
-        if let current = slot.pointee, current !== marker {
-          // Assigned while being built: the assignment wins.
-          value = unsafeDowncast(current, to: _LazyBox<Value>.self).value
-        } else {
-          slot.pointee = box
+        if word.pointee == marker || word.pointee == 0 {
+          word.pointee = box.retainedAddress
           value = box.value
+        } else {
+          value = _LazyBox<Value>.value(at: word.pointee)  // Assigned while being built: it wins.
         }
         _lazyinject_unlock(object)
         _LazyResolution.didPublish()
@@ -150,8 +157,8 @@ public struct Lazy<Value> {
         }
         return value
       }
-      if current !== marker {
-        let value = unsafeDowncast(current.unsafelyUnwrapped, to: _LazyBox<Value>.self).value
+      if current != marker {
+        let value = _LazyBox<Value>.value(at: current)
         _lazyinject_unlock(object)
         return value
       }

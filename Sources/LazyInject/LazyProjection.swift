@@ -17,7 +17,7 @@ public struct LazyProjection<Value> {
     container: Container, storage: ReferenceWritableKeyPath<Container, Lazy<Value>>
   ) {
     read = { Lazy._box(in: container, storage) }
-    clear = { Lazy._replace(in: container, storage, with: nil) }
+    clear = { Lazy._reset(in: container, storage) }
   }
 
   /// Whether the property holds a value, resolved or assigned.

@@ -80,12 +80,15 @@ internal enum _LazyResolution {
     }
   }
 
-  /// Releases what an assignment or a reset took out of a slot, now that the slot is unlocked;
-  /// if it was the in-flight marker, the waiting threads must look again.
+  /// Releases the box an assignment or a reset took out of a slot (`raw`, a word the caller
+  /// owns), now that the slot is unlocked; if it was the in-flight marker, which no slot
+  /// retains, the waiting threads must look again.
   @usableFromInline
-  internal static func didReplace(_ replaced: AnyObject?) {
-    if replaced === _LazyMarker.object {
+  internal static func didReplace(_ raw: UInt) {
+    if raw == _LazyMarker.address {
       didPublish()
+    } else if let pointer = UnsafeRawPointer(bitPattern: raw) {
+      Unmanaged<AnyObject>.fromOpaque(pointer).release()
     }
   }
 }

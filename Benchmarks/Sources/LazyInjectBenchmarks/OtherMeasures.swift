@@ -27,6 +27,8 @@ struct MemoryRow {
 /// Allocations made by `body`, per item, averaged over `count` items.
 private func allocations(count: Int, _ body: () -> Void) -> Double? {
   guard allocation_counter_is_available() else { return nil }
+  allocation_counter_set_enabled(true)
+  defer { allocation_counter_set_enabled(false) }
   let before = allocation_counter_count()
   body()
   return Double(allocation_counter_count() - before) / Double(count)
@@ -74,6 +76,8 @@ func measureMemory() -> [MemoryRow] {
 /// Heap bytes of one new object of each holder class, as malloc was asked for them.
 func objectBytes() -> (lazyVar: Int, lazy: Int)? {
   guard allocation_counter_is_available() else { return nil }
+  allocation_counter_set_enabled(true)
+  defer { allocation_counter_set_enabled(false) }
   let lazyVar = LazyVarHolder()
   let lazyVarBytes = Int(allocation_counter_last_size())
   let lazy = LazyInjectHolder()

@@ -13,9 +13,13 @@ if arguments.first == "--race", arguments.count == 3, let rounds = Int(arguments
   exit(runRaceChild(system: arguments[arguments.startIndex + 1], rounds: rounds))
 }
 
-if arguments.first == "--profile-singleton" {
+if arguments.first == "--profile" {
+  // For `perf record`: one loop, long enough to sample.
   registerLazyInjectFixtures()
-  print(singletonLazy(5_000_000))
+  switch arguments.dropFirst().first {
+  case "singleton": print(singletonLazy(5_000_000))
+  default: print(coldLazy(5_000_000))
+  }
   exit(0)
 }
 

@@ -7,6 +7,10 @@
 /// Whether this platform counts allocations (Linux with glibc).
 bool allocation_counter_is_available(void);
 
+/// Starts or stops counting; counting costs atomic operations in every allocation, so the
+/// timed measures run with it off.
+void allocation_counter_set_enabled(bool enabled);
+
 /// Allocations (malloc, calloc, realloc, posix_memalign, aligned_alloc) since the program began.
 uint64_t allocation_counter_count(void);
 
