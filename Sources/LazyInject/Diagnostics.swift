@@ -26,9 +26,11 @@ extension InitializerRegistry: CustomStringConvertible {
     return lines.joined(separator: "\n")
   }
 
-  /// A readable account of how a `propertyType` property of a `containerType` object resolves
-  /// now: each layer and class searched, the rule that matches, or why `init()` or a failure is
-  /// the result. Builds nothing.
+  /// A readable account of how a `propertyType` property of a `containerType` object resolves now:
+  /// each layer and class searched, the rule that matches, or why `init()` or a failure is the
+  /// result.
+  ///
+  /// Builds nothing.
   ///
   /// ```swift
   /// print(registry.explain(ResourceLoader.self, in: AdminUsersViewController.self))
@@ -64,7 +66,8 @@ extension InitializerRegistry: CustomStringConvertible {
             + (matched && result == nil ? "\(Self.registered(found!)) <- used" : "no registration"))
       }
       if let found, found.rule.containerTypeName == nil {
-        lines.append("  root default: \(Self.registered(found))" + (result == nil ? " <- used" : ""))
+        lines.append(
+          "  root default: \(Self.registered(found))" + (result == nil ? " <- used" : ""))
       } else if found == nil {
         lines.append("  root default: none")
       }
@@ -148,7 +151,9 @@ extension InitializerRegistry: CustomStringConvertible {
   private func canResolve(_ property: Any.Type, in containerClass: AnyClass) -> Bool {
     let registries = OverrideScope.layers(over: self) + [self]
     for registry in registries {
-      let found = registry.lock.withLock { registry.table.search(property, in: containerClass).found }
+      let found = registry.lock.withLock {
+        registry.table.search(property, in: containerClass).found
+      }
       if found != nil { return true }
     }
     return property is any DefaultInitializable.Type

@@ -11,7 +11,7 @@ extension InitializerRegistry {
     /// The rule that replaced it.
     public let replacement: Rule
 
-    /// `"LazyInject warning: ... replaces the registration at Loaders.swift:12."`
+    /// The warning that the default handler prints.
     public var description: String {
       "LazyInject warning: \(replacement) replaces the registration at"
         + " \(replaced.fileID ?? "?"):\(replaced.line ?? 0)."
@@ -20,7 +20,8 @@ extension InitializerRegistry {
     /// The default handler: prints the warning the first time each property type and container
     /// class is registered again.
     internal static let warnOnce: @Sendable (DuplicateRegistration) -> Void = { duplicate in
-      let pair = "\(duplicate.replacement.propertyTypeName) \(duplicate.replacement.containerTypeName ?? "")"
+      let pair =
+        "\(duplicate.replacement.propertyTypeName) \(duplicate.replacement.containerTypeName ?? "")"
       let isNew = reportedPairs.withLock { $0.insert(pair).inserted }
       if isNew {
         print(duplicate)

@@ -48,10 +48,12 @@ public final class InitializerRegistry: Sendable {
   /// Threads waiting in `lock.wait()` for a shared instance or for automatic installation.
   @exclusivity(unchecked) nonisolated(unsafe) private var waitingThreads = 0
 
-  @exclusivity(unchecked) nonisolated(unsafe) internal var duplicateHandler: @Sendable (DuplicateRegistration) -> Void =
-    DuplicateRegistration.warnOnce
+  @exclusivity(unchecked) nonisolated(unsafe) internal var duplicateHandler:
+    @Sendable (DuplicateRegistration) -> Void =
+      DuplicateRegistration.warnOnce
 
-  @exclusivity(unchecked) nonisolated(unsafe) internal var tracerStorage: (@Sendable (ResolutionEvent) -> Void)?
+  @exclusivity(unchecked) nonisolated(unsafe) internal var tracerStorage:
+    (@Sendable (ResolutionEvent) -> Void)?
 
   /// 0 for a registry; n for the registry holding the n-th override layer over another.
   internal let overrideDepth: Int
@@ -315,14 +317,18 @@ public final class InitializerRegistry: Sendable {
     }
   }
 
-  /// Waits for `wakeWaitingThreads()`. Call with `lock` held.
+  /// Waits for `wakeWaitingThreads()`.
+  ///
+  /// Call with `lock` held.
   internal func waitForAnotherThread() {
     waitingThreads += 1
     lock.wait()
     waitingThreads -= 1
   }
 
-  /// Wakes the threads in `waitForAnotherThread()`. Call with `lock` held.
+  /// Wakes the threads in `waitForAnotherThread()`.
+  ///
+  /// Call with `lock` held.
   internal func wakeWaitingThreads() {
     if waitingThreads > 0 {
       lock.broadcast()

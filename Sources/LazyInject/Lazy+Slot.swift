@@ -10,7 +10,9 @@ import _LazyInjectShims
 // never outlives the resolution that stored it, which holds the object alive.
 
 extension Lazy {
-  /// The address of the slot's content, without retaining it. Call with the slot lock held.
+  /// The address of the slot's content, without retaining it.
+  ///
+  /// Call with the slot lock held.
   @inlinable
   internal var _raw: UInt {
     unsafeBitCast(_slot, to: UInt.self)
@@ -60,18 +62,21 @@ internal final class _LazyBox<Value> {
     UInt(bitPattern: Unmanaged.passRetained(self).toOpaque())
   }
 
-  /// Puts the word `new` in `slot` and returns the word it held, with no retain or release:
-  /// the caller owns what it takes out. Call with the slot lock held.
+  /// Puts the word `new` in `slot` and returns the word it held, with no retain or release: the
+  /// caller owns what it takes out.
+  ///
+  /// Call with the slot lock held.
   @inlinable
-  internal static func exchange(in slot: UnsafeMutablePointer<AnyObject?>, with new: UInt) -> UInt
-  {
+  internal static func exchange(in slot: UnsafeMutablePointer<AnyObject?>, with new: UInt) -> UInt {
     let word = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: UInt.self)
     defer { word.pointee = new }
     return word.pointee
   }
 
-  /// The value of the box whose address is `raw`, read without retaining the box, which the
-  /// slot keeps alive. Call with the slot lock held.
+  /// The value of the box whose address is `raw`, read without retaining the box, which the slot
+  /// keeps alive.
+  ///
+  /// Call with the slot lock held.
   @inlinable
   internal static func value(at raw: UInt) -> Value {
     Unmanaged<_LazyBox<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
@@ -79,7 +84,9 @@ internal final class _LazyBox<Value> {
   }
 }
 
-/// The object that marks a slot as being resolved. Never released.
+/// The object that marks a slot as being resolved.
+///
+/// Never released.
 @usableFromInline
 internal final class _LazyMarker: Sendable {
   @usableFromInline

@@ -47,8 +47,10 @@ import _LazyInjectShims
 /// ``InitializerRegistry/validate(_:)`` in a test to find such a property before users do.
 @propertyWrapper
 public struct Lazy<Value> {
-  /// A `_LazyBox<Value>`, the in-flight marker, or nil. Read and written only with the object's
-  /// slot lock held (`Lazy+Slot.swift`); ARC releases it with the object.
+  /// A `_LazyBox<Value>`, the in-flight marker, or nil.
+  ///
+  /// Read and written only with the object's slot lock held (`Lazy+Slot.swift`); ARC releases it
+  /// with the object.
   @usableFromInline
   internal var _slot: AnyObject?
 

@@ -8,6 +8,7 @@ internal enum _LazyResolution {
 
   /// Resolves `Value` for `container` from the shared registry, or stops the program with the
   /// resolution error's message.
+  ///
   /// Also sets `isObserved` to whether the container wants to hear of the injection.
   @inlinable
   internal static func box<Value>(

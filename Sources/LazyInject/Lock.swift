@@ -47,14 +47,18 @@ final class Lock: Sendable {
     }
   }
 
-  /// Releases the mutex until another thread calls `broadcast()`. Call only inside `withLock`.
+  /// Releases the mutex until another thread calls `broadcast()`.
+  ///
+  /// Call only inside `withLock`.
   func wait() {
     storage.withUnsafeMutablePointers { condition, mutex in
       _ = pthread_cond_wait(condition, mutex)
     }
   }
 
-  /// Wakes every thread in `wait()`. Call only inside `withLock`.
+  /// Wakes every thread in `wait()`.
+  ///
+  /// Call only inside `withLock`.
   func broadcast() {
     storage.withUnsafeMutablePointerToHeader { condition in
       _ = pthread_cond_broadcast(condition)

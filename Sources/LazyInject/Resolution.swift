@@ -1,10 +1,13 @@
-/// The registrations of one layer (the registry, or an override layer), with the ancestry walk
-/// and its cache. A value type: its owner guards it with a lock.
+/// The registrations of one layer (the registry, or an override layer), with the ancestry walk and
+/// its cache.
+///
+/// A value type: its owner guards it with a lock.
 internal struct RuleTable {
   /// Registrations by property type, then by container class (nil: the root default).
   private(set) var registrations: [ObjectIdentifier: [ObjectIdentifier?: AnyRegistration]] = [:]
 
   /// The most specific registration, or nil for none, by (property type, container class).
+  ///
   /// Emptied on every change, so no resolution sees a stale rule.
   private var cache = ResolutionCache()
 

@@ -81,7 +81,8 @@ extension ResolutionError {
     lines.append("  " + steps.joined(separator: "\n  -> "))
     if isDepthLimit {
       lines.append(
-        "Resolution went \(ResolutionFrame.maximumDepth) initializers deep, which only a cycle does.")
+        "Resolution went \(ResolutionFrame.maximumDepth) initializers deep, which only a cycle does."
+      )
     }
     lines.append(
       "Fix: break the cycle, for example by building one of these values without reading the"
@@ -101,7 +102,9 @@ extension ResolutionError {
       """)
   }
 
-  static func initializerFailed(_ error: any Error, rule: InitializerRegistry.Rule, chain: [ResolutionFrame])
+  static func initializerFailed(
+    _ error: any Error, rule: InitializerRegistry.Rule, chain: [ResolutionFrame]
+  )
     -> ResolutionError
   {
     var lines = ["LazyInject's initializer \(rule) threw: \(error)"]

@@ -97,7 +97,9 @@ extension InitializerRegistry {
     }
   }
 
-  /// The instance a `.singleton` or `.weak` registration keeps. Call with `lock` held.
+  /// The instance a `.singleton` or `.weak` registration keeps.
+  ///
+  /// Call with `lock` held.
   private func keptInstance<Property>(of registration: Registration<Property>) -> Property? {
     switch registration.scope {
     case .singleton: registration.singleton.map { $0 as! Property }
@@ -106,7 +108,9 @@ extension InitializerRegistry {
     }
   }
 
-  /// Keeps `value` according to the registration's scope. Call with `lock` held.
+  /// Keeps `value` according to the registration's scope.
+  ///
+  /// Call with `lock` held.
   private func keep<Property>(_ value: Property, in registration: Registration<Property>) throws {
     switch registration.scope {
     case .singleton:

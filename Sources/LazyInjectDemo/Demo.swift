@@ -16,7 +16,9 @@ enum Demo {
     let scenes = arguments.isEmpty ? Scene.all : arguments.compactMap(Scene.named)
     for (index, scene) in scenes.enumerated() {
       if echo {
-        print(index > 0 ? "\n== \(scene.title) [\(scene.name)] ==" : "== \(scene.title) [\(scene.name)] ==")
+        print(
+          index > 0
+            ? "\n== \(scene.title) [\(scene.name)] ==" : "== \(scene.title) [\(scene.name)] ==")
       }
       scene.perform(echo: echo)
     }

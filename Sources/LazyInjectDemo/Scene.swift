@@ -9,7 +9,8 @@ struct Scene: Sendable {
   /// The scenes in the article's order.
   static let all: [Scene] = [
     Scene(name: "boilerplate", title: "The boilerplate problem", run: BoilerplateScene.run),
-    Scene(name: "custom-initializer", title: "A custom initializer", run: CustomInitializerScene.run),
+    Scene(
+      name: "custom-initializer", title: "A custom initializer", run: CustomInitializerScene.run),
     Scene(
       name: "container-specific", title: "Container-specific initializers",
       run: ContainerSpecificScene.run),

@@ -53,6 +53,7 @@ extension Trait where Self == OverridesTrait {
   ///   - registry: The registry to override; ``InitializerRegistry/shared`` by default, the one
   ///     `@Lazy` properties use.
   ///   - configure: Registers the overriding initializers into a fresh layer.
+  /// - Returns: The trait, for `@Test` or `@Suite`.
   public static func overrides(
     in registry: InitializerRegistry = .shared,
     _ configure: @escaping @Sendable (InitializerRegistry) -> Void

@@ -41,7 +41,8 @@ struct DemoTests {
     #expect(lines.contains("Built so far: progressViewService false, resourceLoader false."))
     let withLazy = try index(of: "With @Lazy", in: lines)
     let load = try #require(lines[withLazy...].firstIndex(of: "loadResources():"))
-    let built = try index(of: "ProgressViewService #2 built for SettingsViewController #1", in: lines)
+    let built = try index(
+      of: "ProgressViewService #2 built for SettingsViewController #1", in: lines)
     #expect(built > load)
     #expect(lines.contains("Reading them again builds nothing: ResourceLoader #2."))
     let released = try index(of: "SettingsViewController #1 released", in: lines)

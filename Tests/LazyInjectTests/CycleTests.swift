@@ -60,7 +60,8 @@ struct CycleTests {
 
   @Test func testEndlessChainOfNewContainersStopsAtTheDepthLimit() throws {
     let registry = InitializerRegistry()
-    registry.register(Node.self) { _ in Node(child: try registry.resolve(Node.self, for: Screen())) }
+    registry.register(Node.self) { _ in Node(child: try registry.resolve(Node.self, for: Screen()))
+    }
     let error = try #require(throws: ResolutionError.self) {
       try registry.resolve(Node.self, for: Screen())
     }
@@ -85,6 +86,7 @@ struct CycleTests {
     let output = String(decoding: result.standardErrorContent, as: UTF8.self)
     #expect(output.contains("dependency cycle"))
     #expect(output.contains("CyclicScreen.First in LazyInjectTests.CyclicScreen"))
-    #expect(output.contains("-> LazyInjectTests.CyclicScreen.Second in LazyInjectTests.CyclicScreen"))
+    #expect(
+      output.contains("-> LazyInjectTests.CyclicScreen.Second in LazyInjectTests.CyclicScreen"))
   }
 }

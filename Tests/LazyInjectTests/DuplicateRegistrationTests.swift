@@ -13,14 +13,17 @@ struct DuplicateRegistrationTests {
   @Test func testLaterRegistrationReplacesTheEarlierAndIsReported() throws {
     let registry = InitializerRegistry()
     let reports = Protected<[InitializerRegistry.DuplicateRegistration]>([])
-    registry.duplicateRegistrationHandler = { duplicate in reports.withLock { $0.append(duplicate) } }
+    registry.duplicateRegistrationHandler = { duplicate in reports.withLock { $0.append(duplicate) }
+    }
     registry.register(Service.self) { _ in Service("first") }
     registry.register(Service.self) { _ in Service("second") }
     #expect(try registry.resolve(Service.self, for: Screen()).name == "second")
     let report = try #require(reports.withLock { $0 }.first)
     #expect(reports.withLock { $0.count } == 1)
     #expect(report.replaced.line.map { $0 + 1 } == report.replacement.line)
-    #expect(report.description.contains("replaces the registration at LazyInjectTests/DuplicateRegistrationTests.swift:"))
+    #expect(
+      report.description.contains(
+        "replaces the registration at LazyInjectTests/DuplicateRegistrationTests.swift:"))
   }
 
   @Test func testSameTypeForAnotherContainerIsNoDuplicate() {
@@ -39,7 +42,8 @@ struct DuplicateRegistrationTests {
     registry.withOverrides { overrides in
       overrides.register(Service.self) { _ in Service("a") }
       overrides.register(Service.self) { _ in Service("b") }
-    } operation: {}
+    } operation: {
+    }
     #expect(reports.value == 1)
   }
 

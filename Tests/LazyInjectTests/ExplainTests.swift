@@ -18,15 +18,24 @@ struct ExplainTests {
 
   @Test func testExplainsAContainerSpecificRule() {
     let text = registry.explain(ResourceLoader.self, in: UsersViewController.self)
-    #expect(text.contains("How LazyInject resolves LazyInjectTests.ResourceLoader for LazyInjectTests.UsersViewController:"))
-    #expect(text.contains("  LazyInjectTests.UsersViewController: registered, unique scope (LazyInjectTests/ExplainTests.swift:") && text.contains("<- used"))
-    #expect(text.contains("Result: the registration for LazyInjectTests.UsersViewController, unique scope"))
+    #expect(
+      text.contains(
+        "How LazyInject resolves LazyInjectTests.ResourceLoader for LazyInjectTests.UsersViewController:"
+      ))
+    #expect(
+      text.contains(
+        "  LazyInjectTests.UsersViewController: registered, unique scope (LazyInjectTests/ExplainTests.swift:"
+      ) && text.contains("<- used"))
+    #expect(
+      text.contains(
+        "Result: the registration for LazyInjectTests.UsersViewController, unique scope"))
   }
 
   @Test func testExplainsAnInheritedRuleListingEveryClassVisited() throws {
     let text = registry.explain(ResourceLoader.self, in: AdminViewController.self)
     let lines = text.split(separator: "\n").map(String.init)
-    let admin = try #require(lines.firstIndex { $0.contains("AdminViewController: no registration") })
+    let admin = try #require(
+      lines.firstIndex { $0.contains("AdminViewController: no registration") })
     let users = try #require(lines.firstIndex { $0.contains("UsersViewController: registered") })
     #expect(admin < users)
     #expect(text.contains("inherited by LazyInjectTests.AdminViewController"))
@@ -48,7 +57,10 @@ struct ExplainTests {
 
   @Test func testExplainsAFailure() {
     let text = registry.explain(Unbuildable.self, in: AdminViewController.self)
-    #expect(text.contains("Result: failure: no registration, and LazyInjectTests.Unbuildable is not DefaultInitializable."))
+    #expect(
+      text.contains(
+        "Result: failure: no registration, and LazyInjectTests.Unbuildable is not DefaultInitializable."
+      ))
   }
 
   @Test func testExplainIncludesOverrideLayers() {
@@ -61,7 +73,8 @@ struct ExplainTests {
       #expect(layer != nil && base != nil)
       #expect(text.contains("root default: registered in override layer 1, unique scope"))
       #expect(text.contains("Result: the root default"))
-      #expect(!text.contains("registered, unique scope (LazyInjectTests/ExplainTests.swift:12) <- used"))
+      #expect(
+        !text.contains("registered, unique scope (LazyInjectTests/ExplainTests.swift:12) <- used"))
     }
   }
 

@@ -34,8 +34,9 @@ struct InitializerModuleTests {
     registry.install(LoaderInitializers(), NetworkInitializers())
     #expect(try registry.resolve(ResourceLoader.self, for: UsersViewController()).name == "users")
     #expect(try registry.resolve(ResourceLoader.self, for: ViewController()).name == "default")
-    #expect(try registry.resolve(RequestManager.self, for: ViewController())
-      === registry.resolve(RequestManager.self, for: UsersViewController()))
+    #expect(
+      try registry.resolve(RequestManager.self, for: ViewController())
+        === registry.resolve(RequestManager.self, for: UsersViewController()))
   }
 
   // Automatic installation needs a conformance of `InitializerRegistry`, and a process may hold

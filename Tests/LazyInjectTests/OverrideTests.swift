@@ -50,7 +50,8 @@ struct OverrideTests {
   @Test func testOverridesAreInvisibleOutsideTheOperation() {
     InitializerRegistry.shared.withOverrides { overrides in
       overrides.register(RequestManager.self) { _ in MockRequestManager() }
-    } operation: {}
+    } operation: {
+    }
     #expect(UsersViewController().requestManager.name == "production")
   }
 
@@ -138,7 +139,8 @@ struct OverrideTests {
     try registry.withOverrides { overrides in
       overrides.register(ResourceLoader.self) { _ in ResourceLoader("mock") }
     } operation: { () throws in
-      #expect(try registry.resolve(ResourceLoader.self, for: ProjectsViewController()).name == "mock")
+      #expect(
+        try registry.resolve(ResourceLoader.self, for: ProjectsViewController()).name == "mock")
       // `.shared` is another registry: its layers are its own.
       #expect(ProjectsViewController().resourceLoader.name == "production")
     }

@@ -34,7 +34,9 @@ struct ReentrancyTests {
       return ResourceLoader(progress: try registry.resolve(ProgressViewService.self, for: sender))
     }
     _ = try registry.resolve(ResourceLoader.self, for: Screen())
-    #expect(try registry.resolve(RequestManager.self, for: Screen()) === registry.resolve(
-      RequestManager.self, for: Screen()))
+    #expect(
+      try registry.resolve(RequestManager.self, for: Screen())
+        === registry.resolve(
+          RequestManager.self, for: Screen()))
   }
 }

@@ -59,7 +59,9 @@ struct ResolutionOrderTests {
     let registry = InitializerRegistry()
     let registrations = [
       { registry.register(Loader.self, in: UsersViewController.self) { _ in Loader("users") } },
-      { registry.register(Loader.self, in: AdminUsersViewController.self) { _ in Loader("admin") } },
+      {
+        registry.register(Loader.self, in: AdminUsersViewController.self) { _ in Loader("admin") }
+      },
       { registry.register(Loader.self) { _ in Loader("root") } },
     ]
     for register in subclassFirst ? registrations.reversed() : registrations {
@@ -109,8 +111,9 @@ struct ResolutionOrderTests {
     registry.register(Loader.self, in: UsersViewController.self) { sender in
       Loader(String(describing: type(of: sender)))
     }
-    #expect(try registry.resolve(Loader.self, for: AdminUsersViewController()).name
-      == "AdminUsersViewController")
+    #expect(
+      try registry.resolve(Loader.self, for: AdminUsersViewController()).name
+        == "AdminUsersViewController")
   }
 
   @Test func testRegistriesAreIndependent() throws {

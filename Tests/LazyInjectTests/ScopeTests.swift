@@ -19,8 +19,9 @@ struct ScopeTests {
     let registry = InitializerRegistry()
     registry.register(RequestManager.self) { _ in RequestManager(serial: 0) }
     let screen = Screen()
-    #expect(try registry.resolve(RequestManager.self, for: screen)
-      !== registry.resolve(RequestManager.self, for: screen))
+    #expect(
+      try registry.resolve(RequestManager.self, for: screen)
+        !== registry.resolve(RequestManager.self, for: screen))
   }
 
   @Test func testSingletonIsSharedByEveryContainer() throws {

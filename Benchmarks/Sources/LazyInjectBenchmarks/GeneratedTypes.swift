@@ -62,7 +62,9 @@ func randomKeys(_ count: Int) -> [(property: Any.Type, container: AnyObject.Type
 }
 
 /// Registers an initializer for each key.
-func register(_ keys: [(property: Any.Type, container: AnyObject.Type)], into registry: InitializerRegistry) {
+func register(
+  _ keys: [(property: Any.Type, container: AnyObject.Type)], into registry: InitializerRegistry
+) {
   registry.duplicateRegistrationHandler = { _ in }
   for key in keys {
     func open<Property>(_: Property.Type) {
@@ -76,7 +78,8 @@ func register(_ keys: [(property: Any.Type, container: AnyObject.Type)], into re
 }
 
 /// Registers a factory for each key's property type into a Swinject container.
-func register(_ keys: [(property: Any.Type, container: AnyObject.Type)], into container: Container) {
+func register(_ keys: [(property: Any.Type, container: AnyObject.Type)], into container: Container)
+{
   for key in keys {
     func open<Property>(_: Property.Type) {
       container.register(Property.self) { _ in fatalError("never resolved") }

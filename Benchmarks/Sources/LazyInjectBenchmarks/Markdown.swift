@@ -82,7 +82,8 @@ extension Results {
       md += "| \(row.system) | \(row.propertyBytes) | \(protocolBytes) | \(allocations) |\n"
     }
     if let objectBytes {
-      md += "\nA new object with one such property: `lazy var` \(objectBytes.lazyVar) bytes,"
+      md +=
+        "\nA new object with one such property: `lazy var` \(objectBytes.lazyVar) bytes,"
         + " `@Lazy` \(objectBytes.lazy) bytes.\n"
     }
     md += """
@@ -100,10 +101,12 @@ extension Results {
   }
 
   private func table(_ measurement: Measurement, baselineNote: String = "ratio") -> String {
-    var md = "### \(measurement.title)\n\n| System | Time per operation | \(baselineNote) |\n| --- | --- | --- |\n"
+    var md =
+      "### \(measurement.title)\n\n| System | Time per operation | \(baselineNote) |\n| --- | --- | --- |\n"
     let baseline = measurement.order.first!
     for name in measurement.order {
-      md += "| \(name) | \(format(ns: measurement.nanoseconds[name]!)) | \(format(ratio: measurement.ratio(name, to: baseline))) |\n"
+      md +=
+        "| \(name) | \(format(ns: measurement.nanoseconds[name]!)) | \(format(ratio: measurement.ratio(name, to: baseline))) |\n"
     }
     return md
   }
@@ -132,7 +135,8 @@ extension Results {
     for power in Int(minLog)...Int(maxLog) {
       let x = one + Double(power) * scale
       let label = power >= 0 ? "\(1 << power)×" : "1/\(1 << -power)×"
-      svg += "<line x1=\"\(x)\" y1=\"\(top - 6)\" x2=\"\(x)\" y2=\"\(height - 30)\" stroke=\"\(power == 0 ? "#888" : "#ddd")\"/>"
+      svg +=
+        "<line x1=\"\(x)\" y1=\"\(top - 6)\" x2=\"\(x)\" y2=\"\(height - 30)\" stroke=\"\(power == 0 ? "#888" : "#ddd")\"/>"
       svg += "<text x=\"\(x)\" y=\"\(height - 14)\" text-anchor=\"middle\">\(label)</text>\n"
     }
     for (index, row) in rows.enumerated() {
@@ -142,7 +146,8 @@ extension Results {
       let length = max(2, abs(end - one))
       let color = row.0.contains("@Lazy") ? "#d2572b" : "#7a8da6"
       svg += "<text x=\"\(left - 8)\" y=\"\(y + 15)\" text-anchor=\"end\">\(escape(row.0))</text>"
-      svg += "<rect x=\"\(start)\" y=\"\(y)\" width=\"\(length)\" height=\"\(barHeight)\" fill=\"\(color)\"/>"
+      svg +=
+        "<rect x=\"\(start)\" y=\"\(y)\" width=\"\(length)\" height=\"\(barHeight)\" fill=\"\(color)\"/>"
       svg += "<text x=\"\(max(end, one) + 6)\" y=\"\(y + 15)\">\(format(ratio: row.1))</text>\n"
     }
     return svg + "</svg>\n"

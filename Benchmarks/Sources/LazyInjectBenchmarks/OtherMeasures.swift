@@ -112,7 +112,9 @@ func measureRegistration(_ settings: RunSettings) -> RegistrationCost {
   let swinject = timeOnce(rounds: rounds, count: count) {
     register(keys, into: Container())
   }
-  let modules = (0..<10).map { TenRegistrations(keys: keys.prefix(100)[($0 * 10)..<($0 * 10 + 10)]) }
+  let modules = (0..<10).map {
+    TenRegistrations(keys: keys.prefix(100)[($0 * 10)..<($0 * 10 + 10)])
+  }
   let perModule = timeOnce(rounds: rounds * 10, count: modules.count) {
     let registry = InitializerRegistry()
     for module in modules { registry.install(module) }

@@ -61,13 +61,17 @@ final class SwinjectRaceHolder: @unchecked Sendable {
 }
 
 /// The racing systems, by the name the child process is given; each returns its duplicates.
+///
 /// `@Dependency` shares one value per key by design, so it should build one in all.
 let racingSystems: [(name: String, run: @Sendable (Int) -> Int)] = [
   ("lazy var", { $0.builds(race(rounds: $0, make: LazyVarRaceHolder.init) { _ = $0.service }) }),
   ("@Lazy", { $0.builds(race(rounds: $0, make: LazyRaceHolder.init) { _ = $0.service }) }),
   (
     "swift-dependencies @Dependency",
-    { _ = race(rounds: $0, make: DependencyRaceHolder.init) { _ = $0.service }; return racedBuilds.value - 1 }
+    {
+      _ = race(rounds: $0, make: DependencyRaceHolder.init) { _ = $0.service }
+      return racedBuilds.value - 1
+    }
   ),
   (
     "Swinject, synchronized, container scope",
@@ -146,7 +150,9 @@ func measureRaces(_ settings: RunSettings) -> [RaceResult] {
         system: system.name, rounds: settings.raceRounds,
         outcome: "crashed (signal \(process.terminationStatus))", duplicates: nil, crashed: true)
     }
-    let duplicates = text.split(separator: " ").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    let duplicates = text.split(separator: " ").last.flatMap {
+      Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
     return RaceResult(
       system: system.name, rounds: settings.raceRounds,
       outcome: duplicates.map { "\($0) duplicates" } ?? "no result", duplicates: duplicates,

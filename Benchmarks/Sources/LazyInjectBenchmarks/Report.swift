@@ -25,7 +25,8 @@ struct Target {
 
 extension Results {
   var targets: [Target] {
-    let hotRatio = max(hot.ratio("@Lazy", to: "lazy var"), hotMutable.ratio("@Lazy", to: "lazy var"))
+    let hotRatio = max(
+      hot.ratio("@Lazy", to: "lazy var"), hotMutable.ratio("@Lazy", to: "lazy var"))
     let coldRows = cold.order.filter { $0.hasPrefix("@Lazy") }
     let worstCold = coldRows.map { cold.ratio($0, to: "lazy var") }.max()!
     let sizes = registrySize.order.filter { $0.hasSuffix("registrations") }
@@ -61,18 +62,21 @@ extension Results {
       Target(
         goal: "100,000 registrations ≤ 2× of 10 on cold resolution",
         measured: format(ratio: sizeRatio), isMet: sizeRatio <= 2,
-        whenMissed: "The rule cache is a hash table; a larger one misses the processor caches more."),
+        whenMissed: "The rule cache is a hash table; a larger one misses the processor caches more."
+      ),
       Target(
         goal: "Zero duplicates and zero crashes in the race",
         measured: lazyRace.map { $0.outcome } ?? "not run",
         isMet: lazyRace?.duplicates == 0 && lazyRace?.crashed == false,
         whenMissed: "A duplicate or crash here is a bug in LazyInject's exactly-once guarantee."),
       Target(
-        goal: "Zero extra bytes per property", measured: "\(extraBytes) bytes", isMet: extraBytes <= 0,
+        goal: "Zero extra bytes per property", measured: "\(extraBytes) bytes",
+        isMet: extraBytes <= 0,
         whenMissed: "The wrapper stores more than the optional a lazy var stores."),
       Target(
         goal: "Ahead of Swinject and swift-dependencies on every row",
-        measured: behind.isEmpty ? "ahead on every row" : "behind on: " + behind.joined(separator: "; "),
+        measured: behind.isEmpty
+          ? "ahead on every row" : "behind on: " + behind.joined(separator: "; "),
         isMet: behind.isEmpty,
         whenMissed:
           "swift-dependencies reads its values from a cache keyed by type; with a cached value"
@@ -106,10 +110,12 @@ extension Results {
       for name in measurement.order {
         lines.append(
           "  \(name.padding(toLength: 48, withPad: " ", startingAt: 0))"
-            + " \(format(ns: measurement.nanoseconds[name]!))  \(format(ratio: measurement.ratio(name, to: baseline)))")
+            + " \(format(ns: measurement.nanoseconds[name]!))  \(format(ratio: measurement.ratio(name, to: baseline)))"
+        )
       }
     }
-    lines.append("Race: two threads, first read of one object's property, \(settings.raceRounds) rounds")
+    lines.append(
+      "Race: two threads, first read of one object's property, \(settings.raceRounds) rounds")
     for race in races { lines.append("  \(race.system): \(race.outcome)") }
     lines.append("Targets")
     for target in targets {
@@ -120,7 +126,9 @@ extension Results {
 }
 
 func format(ns: Double) -> String {
-  ns < 10 ? String(format: "%.2f ns", ns) : ns < 1000 ? String(format: "%.1f ns", ns) : String(format: "%.2f µs", ns / 1000)
+  ns < 10
+    ? String(format: "%.2f ns", ns)
+    : ns < 1000 ? String(format: "%.1f ns", ns) : String(format: "%.2f µs", ns / 1000)
 }
 
 func format(ratio: Double) -> String {

@@ -4,6 +4,7 @@ import LazyInject
 // to BloodMagic's `lazy_initializer` (`__attribute__((constructor))`), with no call in `main`.
 // An app in its own package writes `extension InitializerRegistry: @retroactive ...`.
 extension InitializerRegistry: AutomaticModuleInstallation {
+  /// Every module of the demo, in the order they register.
   public static var automaticModules: [any InitializerModule] {
     [
       ServiceInitializers(), LoaderInitializers(), NetworkInitializers(),

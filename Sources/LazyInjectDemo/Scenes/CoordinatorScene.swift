@@ -6,7 +6,8 @@ enum CoordinatorScene {
   static func run() {
     let router = Router()
     let app = AppCoordinator(router: router, isSignedIn: false)
-    say("\(app.name) created; its dependencies are not built yet: \(!app.$dependencies.isResolved).")
+    say(
+      "\(app.name) created; its dependencies are not built yet: \(!app.$dependencies.isResolved).")
     app.start()
     say("The user signs in:")
     router.visibleLoginScreen?.tapSignIn()

@@ -5,7 +5,8 @@ enum ModulesScene {
   @MainActor
   static func run() {
     say("Each file in Initializers/ is an InitializerModule. AutomaticModules.swift lists them,")
-    say("and InitializerRegistry.shared installs them before its first resolution: no call in main.")
+    say(
+      "and InitializerRegistry.shared installs them before its first resolution: no call in main.")
     say("The first resolution installs them:")
     _ = SettingsViewController().resourceLoader
     say("What is registered now:")

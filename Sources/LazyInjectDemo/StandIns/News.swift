@@ -79,9 +79,11 @@ final class NewsTableViewController {
 
   func viewDidAppear() {
     isOnScreen = true
-    observation = observation ?? newsStore.observe { [weak self] store in
-      MainActor.assumeIsolated { self?.storeDidChange(store) }
-    }
+    observation =
+      observation
+      ?? newsStore.observe { [weak self] store in
+        MainActor.assumeIsolated { self?.storeDidChange(store) }
+      }
     reload()
   }
 
@@ -109,7 +111,9 @@ final class NewsTableViewController {
 
   private func reload() {
     needsReload = false
-    say("  NewsTableViewController shows \(newsStore.items.count) item(s): last \"\(newsStore.items.last!.text)\"")
+    say(
+      "  NewsTableViewController shows \(newsStore.items.count) item(s): last \"\(newsStore.items.last!.text)\""
+    )
   }
 
   deinit {
