@@ -40,7 +40,7 @@ extension InitializerRegistry {
   /// }
   /// ```
   ///
-  /// Override layers created by ``withOverrides(_:operation:)-(_,()->Result)`` start with the
+  /// Override layers created by ``withOverrides(_:operation:)`` start with the
   /// handler of the registry they override.
   public var duplicateRegistrationHandler: @Sendable (DuplicateRegistration) -> Void {
     get { lock.withLock { duplicateHandler } }

@@ -49,7 +49,7 @@ extension InitializerRegistry {
   /// ```
   ///
   /// The overrides follow `operation` across suspension points and into its child tasks; see
-  /// ``withOverrides(_:operation:)-(_,()->Result)`` for the rules.
+  /// ``withOverrides(_:operation:)`` for the rules.
   public func withOverrides<Result>(
     _ configure: (InitializerRegistry) throws -> Void,
     isolation: isolated (any Actor)? = #isolation,
