@@ -21,11 +21,11 @@ final class CyclicScreen {
 struct CycleTests {
   @Test func testCycleThroughTwoInitializersIsReportedWithItsChain() throws {
     let registry = InitializerRegistry()
-    registry.register(Alpha.self) { sender in
+    registry.register(Alpha.self) { [unowned registry] sender in
       _ = try registry.resolve(Beta.self, for: sender)
       return Alpha()
     }
-    registry.register(Beta.self) { sender in
+    registry.register(Beta.self) { [unowned registry] sender in
       _ = try registry.resolve(Alpha.self, for: sender)
       return Beta()
     }
@@ -42,11 +42,11 @@ struct CycleTests {
 
   @Test func testSingletonCycleAcrossContainersIsReported() throws {
     let registry = InitializerRegistry()
-    registry.register(Alpha.self, scope: .singleton) { _ in
+    registry.register(Alpha.self, scope: .singleton) { [unowned registry] _ in
       _ = try registry.resolve(Beta.self, for: Screen())
       return Alpha()
     }
-    registry.register(Beta.self, scope: .singleton) { _ in
+    registry.register(Beta.self, scope: .singleton) { [unowned registry] _ in
       _ = try registry.resolve(Alpha.self, for: Screen())
       return Beta()
     }
@@ -60,7 +60,7 @@ struct CycleTests {
 
   @Test func testEndlessChainOfNewContainersStopsAtTheDepthLimit() throws {
     let registry = InitializerRegistry()
-    registry.register(Node.self) { _ in Node(child: try registry.resolve(Node.self, for: Screen()))
+    registry.register(Node.self) { [unowned registry] _ in Node(child: try registry.resolve(Node.self, for: Screen()))
     }
     let error = try #require(throws: ResolutionError.self) {
       try registry.resolve(Node.self, for: Screen())

@@ -29,7 +29,7 @@ struct ReentrancyTests {
   @Test func testInitializerCanResolveFromItsRegistry() throws {
     let registry = InitializerRegistry()
     registry.register(RequestManager.self, scope: .singleton) { _ in RequestManager() }
-    registry.register(ResourceLoader.self) { sender in
+    registry.register(ResourceLoader.self) { [unowned registry] sender in
       _ = try registry.resolve(RequestManager.self, for: sender)
       return ResourceLoader(progress: try registry.resolve(ProgressViewService.self, for: sender))
     }

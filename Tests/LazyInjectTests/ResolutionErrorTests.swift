@@ -45,7 +45,7 @@ struct ResolutionErrorTests {
   @Test func testNestedFailureSaysWhichResolutionNeededIt() throws {
     final class Outer {}
     let registry = InitializerRegistry()
-    registry.register(Outer.self) { sender in
+    registry.register(Outer.self) { [unowned registry] sender in
       _ = try registry.resolve(ResourceLoader.self, for: sender)
       return Outer()
     }

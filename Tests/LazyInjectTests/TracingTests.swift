@@ -11,7 +11,7 @@ struct TracingTests {
   @Test func testTracerReceivesEachResolutionWithRuleAndDepth() throws {
     let registry = InitializerRegistry()
     registry.register(Leaf.self) { _ in Leaf() }
-    registry.register(Branch.self, in: Screen.self) { sender in
+    registry.register(Branch.self, in: Screen.self) { [unowned registry] sender in
       Branch(leaf: try registry.resolve(Leaf.self, for: sender))
     }
     let events = Protected<[InitializerRegistry.ResolutionEvent]>([])
