@@ -60,7 +60,8 @@ struct CycleTests {
 
   @Test func testEndlessChainOfNewContainersStopsAtTheDepthLimit() throws {
     let registry = InitializerRegistry()
-    registry.register(Node.self) { [unowned registry] _ in Node(child: try registry.resolve(Node.self, for: Screen()))
+    registry.register(Node.self) { [unowned registry] _ in
+      Node(child: try registry.resolve(Node.self, for: Screen()))
     }
     let error = try #require(throws: ResolutionError.self) {
       try registry.resolve(Node.self, for: Screen())
