@@ -26,7 +26,7 @@ void _lazyinject_lock_contended(_lazyinject_stripe *stripe) {
 }
 
 void _lazyinject_set_in_flight_marker(uintptr_t marker) {
-  _lazyinject_in_flight_marker_storage = marker;
+  __atomic_store_n(&_lazyinject_in_flight_marker_storage, marker, __ATOMIC_RELEASE);
 }
 
 intptr_t _lazyinject_progress_load(void) { return __atomic_load_n(&progress, __ATOMIC_SEQ_CST); }

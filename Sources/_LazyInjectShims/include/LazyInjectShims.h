@@ -52,10 +52,11 @@ static inline void _lazyinject_unlock(const void *_Nonnull object) {
 }
 
 /// The address of the object that marks a slot as being resolved, or 0 before the first
-/// resolution. Written once, before any slot can hold it.
+/// resolution. Written once, before any slot can hold it; read atomically, since a first read on
+/// another thread may be writing it (an acquire load is a plain load on x86 and arm64).
 extern uintptr_t _lazyinject_in_flight_marker_storage;
 static inline uintptr_t _lazyinject_in_flight_marker(void) {
-  return _lazyinject_in_flight_marker_storage;
+  return __atomic_load_n(&_lazyinject_in_flight_marker_storage, __ATOMIC_ACQUIRE);
 }
 void _lazyinject_set_in_flight_marker(uintptr_t marker);
 
