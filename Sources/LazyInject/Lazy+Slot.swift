@@ -18,14 +18,17 @@ extension Lazy {
     unsafeBitCast(_slot, to: UInt.self)
   }
 
-  /// Empties the slot; the replaced box is released after unlocking.
-  internal static func _reset<Container: AnyObject>(
-    in container: Container, _ storageKeyPath: ReferenceWritableKeyPath<Container, Lazy>
+  /// Puts the word `raw` (a retained box, or 0 to empty the slot) in the slot; what it replaces
+  /// is released after unlocking. Assigning and resetting both come here.
+  @inlinable
+  internal static func _store<Container: AnyObject>(
+    _ raw: UInt, in container: Container,
+    _ storageKeyPath: ReferenceWritableKeyPath<Container, Lazy>
   ) {
     let object = Unmanaged.passUnretained(container).toOpaque()
     _lazyinject_lock(object)
     let replaced = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) {
-      _LazyBox<Value>.exchange(in: $0, with: 0)
+      _LazyBox<Value>.exchange(in: $0, with: raw)
     }
     _lazyinject_unlock(object)
     _LazyResolution.didReplace(replaced)

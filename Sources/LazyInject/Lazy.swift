@@ -99,14 +99,7 @@ public struct Lazy<Value> {
       return _resolve(container, slot: slot)
     }
     set {
-      let object = Unmanaged.passUnretained(container).toOpaque()
-      let box = _LazyBox(newValue, origin: nil).retainedAddress
-      _lazyinject_lock(object)
-      let replaced = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) {
-        _LazyBox<Value>.exchange(in: $0, with: box)
-      }
-      _lazyinject_unlock(object)
-      _LazyResolution.didReplace(replaced)
+      _store(_LazyBox(newValue, origin: nil).retainedAddress, in: container, storageKeyPath)
     }
   }
 

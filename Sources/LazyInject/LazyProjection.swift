@@ -17,7 +17,7 @@ public struct LazyProjection<Value> {
     container: Container, storage: ReferenceWritableKeyPath<Container, Lazy<Value>>
   ) {
     read = { Lazy._box(in: container, storage) }
-    clear = { Lazy._reset(in: container, storage) }
+    clear = { Lazy._store(0, in: container, storage) }
   }
 
   /// Whether the property holds a value, resolved or assigned.
