@@ -60,12 +60,12 @@ extension InitializerRegistry: CustomStringConvertible {
         layer.registry.table.search(propertyType, in: containerType)
       }
       for visitedClass in visited {
-        let matched = found.map { $0.rule.containerTypeName == typeName(visitedClass) } ?? false
+        let matched = found?.containerType.map { $0 == visitedClass } ?? false
         lines.append(
           "  \(typeName(visitedClass)): "
             + (matched && result == nil ? "\(Self.registered(found!)) <- used" : "no registration"))
       }
-      if let found, found.rule.containerTypeName == nil {
+      if let found, found.containerType == nil {
         lines.append(
           "  root default: \(Self.registered(found))" + (result == nil ? " <- used" : ""))
       } else if found == nil {

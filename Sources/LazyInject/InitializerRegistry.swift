@@ -172,15 +172,14 @@ public final class InitializerRegistry: Sendable {
     _ propertyType: Property.Type, container: AnyClass?, scope: Scope, fileID: StaticString,
     line: UInt, make: @escaping @Sendable (AnyObject) throws -> Property
   ) {
-    let rule = Rule(
-      propertyTypeName: typeName(propertyType), containerTypeName: container.map(typeName),
-      scope: scope, fileID: "\(fileID)", line: Int(line), overrideDepth: overrideDepth)
-    let registration = Registration(rule: rule, scope: scope, make: make)
+    let registration = Registration(
+      containerType: container, scope: scope, fileID: fileID, line: line,
+      overrideDepth: overrideDepth, make: make)
     let (replaced, handler) = lock.withLock {
       (table.insert(registration, property: propertyType, container: container), duplicateHandler)
     }
     if let replaced {
-      handler(DuplicateRegistration(replaced: replaced.rule, replacement: rule))
+      handler(DuplicateRegistration(replaced: replaced.rule, replacement: registration.rule))
     }
   }
 

@@ -18,8 +18,9 @@ extension Lazy {
     unsafeBitCast(_slot, to: UInt.self)
   }
 
-  /// Puts the word `raw` (a retained box, or 0 to empty the slot) in the slot; what it replaces
-  /// is released after unlocking. Assigning and resetting both come here.
+  /// Puts the word `raw`, a retained box or 0 to empty the slot, in the slot.
+  ///
+  /// What it replaces is released after unlocking. Assigning and resetting both come here.
   @inlinable
   internal static func _store<Container: AnyObject>(
     _ raw: UInt, in container: Container,

@@ -3,8 +3,12 @@
 /// The mutable state is read and written only with the owning registry's lock held.
 @usableFromInline
 internal class AnyRegistration: @unchecked Sendable {
-  let rule: InitializerRegistry.Rule
+  let propertyType: Any.Type
+  let containerType: AnyClass?
   let scope: InitializerRegistry.Scope
+  let fileID: StaticString
+  let line: UInt
+  let overrideDepth: Int
 
   /// The thread building the instance of a `.singleton` or `.weak` registration, if any.
   var builder: UnsafeRawPointer?
@@ -15,9 +19,24 @@ internal class AnyRegistration: @unchecked Sendable {
   /// The instance of a `.weak` registration.
   weak var weakInstance: AnyObject?
 
-  init(rule: InitializerRegistry.Rule, scope: InitializerRegistry.Scope) {
-    self.rule = rule
+  init(
+    propertyType: Any.Type, containerType: AnyClass?, scope: InitializerRegistry.Scope,
+    fileID: StaticString, line: UInt, overrideDepth: Int
+  ) {
+    self.propertyType = propertyType
+    self.containerType = containerType
     self.scope = scope
+    self.fileID = fileID
+    self.line = line
+    self.overrideDepth = overrideDepth
+  }
+
+  /// The rule, for diagnostics. Built on demand: type names cost more than the rest of a
+  /// registration (30 µs for long generic names, measured), and only diagnostics read them.
+  var rule: InitializerRegistry.Rule {
+    InitializerRegistry.Rule(
+      propertyTypeName: typeName(propertyType), containerTypeName: containerType.map(typeName),
+      scope: scope, fileID: "\(fileID)", line: Int(line), overrideDepth: overrideDepth)
   }
 }
 
@@ -29,11 +48,13 @@ internal final class Registration<Property>: AnyRegistration, @unchecked Sendabl
   let make: @Sendable (AnyObject) throws -> Property
 
   init(
-    rule: InitializerRegistry.Rule, scope: InitializerRegistry.Scope,
-    make: @escaping @Sendable (AnyObject) throws -> Property
+    containerType: AnyClass?, scope: InitializerRegistry.Scope, fileID: StaticString, line: UInt,
+    overrideDepth: Int, make: @escaping @Sendable (AnyObject) throws -> Property
   ) {
     self.make = make
-    super.init(rule: rule, scope: scope)
+    super.init(
+      propertyType: Property.self, containerType: containerType, scope: scope, fileID: fileID,
+      line: line, overrideDepth: overrideDepth)
   }
 }
 

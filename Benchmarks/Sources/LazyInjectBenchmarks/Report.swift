@@ -117,6 +117,10 @@ extension Results {
     lines.append(
       "Race: two threads, first read of one object's property, \(settings.raceRounds) rounds")
     for race in races { lines.append("  \(race.system): \(race.outcome)") }
+    lines.append("Registration of \(registration.count) initializers, per registration")
+    lines.append(
+      "  LazyInject \(format(ns: registration.lazyInjectPerRegistration)), Swinject \(format(ns: registration.swinjectPerRegistration)); a module of 10: \(format(ns: registration.perModule))"
+    )
     lines.append("Targets")
     for target in targets {
       lines.append("  [\(target.isMet ? "met" : "MISSED")] \(target.goal): \(target.measured)")
