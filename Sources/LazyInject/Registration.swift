@@ -31,8 +31,10 @@ internal class AnyRegistration: @unchecked Sendable {
     self.overrideDepth = overrideDepth
   }
 
-  /// The rule, for diagnostics. Built on demand: type names cost more than the rest of a
-  /// registration (30 µs for long generic names, measured), and only diagnostics read them.
+  /// The rule, for diagnostics.
+  ///
+  /// Built on demand: type names cost more than the rest of a registration (30 µs for long
+  /// generic names, measured), and only diagnostics read them.
   var rule: InitializerRegistry.Rule {
     InitializerRegistry.Rule(
       propertyTypeName: typeName(propertyType), containerTypeName: containerType.map(typeName),
