@@ -129,7 +129,6 @@ public struct Lazy<Value> {
     let published = _lazyinject_in_flight_marker()
     let marker = published != 0 ? published : _LazyMarker.address
     while true {
-      let progress = _LazyResolution.progress()
       _lazyinject_lock(object)
       let current = word.pointee
       if current == 0 {
@@ -158,7 +157,11 @@ public struct Lazy<Value> {
         return value
       }
       _lazyinject_unlock(object)
-      _LazyResolution.wait(for: Value.self, in: container, after: progress)
+      _LazyResolution.wait(for: Value.self, in: container) {
+        _lazyinject_lock(object)
+        defer { _lazyinject_unlock(object) }
+        return word.pointee == marker
+      }
     }
   }
 }

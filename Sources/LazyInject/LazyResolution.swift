@@ -50,33 +50,29 @@ internal enum _LazyResolution {
     }
   }
 
-  /// A count of the values published so far; read it before looking at a slot, and pass it to
-  /// `wait(for:in:after:)` to wait for a later publication.
+  /// Waits while `isInFlight()` (which looks at the slot under its lock) says another thread is
+  /// building the value; unless this thread is the one building it, which means the
+  /// initializers form a cycle: then stops the program.
   @usableFromInline
-  internal static func progress() -> Int {
-    _lazyinject_progress_load()
-  }
-
-  /// Waits until a value is published after `progress`, unless this thread is the one building
-  /// the value, which means the initializers form a cycle: then stops the program.
-  @usableFromInline
-  internal static func wait(for property: Any.Type, in container: AnyObject, after progress: Int) {
+  internal static func wait(
+    for property: Any.Type, in container: AnyObject, while isInFlight: () -> Bool
+  ) {
     if let error = ResolutionFrame.cycleError(resolving: property, for: container) {
       fatalError("\(error)")
     }
     gate.withLock {
       _ = _lazyinject_waiters_add(1)
-      while _lazyinject_progress_load() == progress {
+      while isInFlight() {
         gate.wait()
       }
       _ = _lazyinject_waiters_add(-1)
     }
   }
 
-  /// Counts a publication (or an abandoned build) and wakes the threads in `wait`, if any.
+  /// Wakes the threads in `wait`, if any, after a slot changed; call with the slot unlocked.
   @usableFromInline
   internal static func didPublish() {
-    if _lazyinject_progress_advance() {
+    if _lazyinject_waiters() > 0 {
       gate.withLock { gate.broadcast() }
     }
   }

@@ -4,10 +4,9 @@
 
 _lazyinject_stripe _lazyinject_stripes[LAZYINJECT_STRIPE_COUNT];
 uintptr_t _lazyinject_in_flight_marker_storage = 0;
-static intptr_t progress = 0;
-static intptr_t waiters = 0;
+intptr_t _lazyinject_waiters_storage = 0;
 static intptr_t override_scopes = 0;
-static _Thread_local void *current_frame = 0;
+_Thread_local void *_lazyinject_current_frame_storage = 0;
 
 void _lazyinject_lock_contended(_lazyinject_stripe *stripe) {
 #if !defined(__APPLE__)
@@ -29,15 +28,8 @@ void _lazyinject_set_in_flight_marker(uintptr_t marker) {
   __atomic_store_n(&_lazyinject_in_flight_marker_storage, marker, __ATOMIC_RELEASE);
 }
 
-intptr_t _lazyinject_progress_load(void) { return __atomic_load_n(&progress, __ATOMIC_SEQ_CST); }
-
-_Bool _lazyinject_progress_advance(void) {
-  __atomic_add_fetch(&progress, 1, __ATOMIC_SEQ_CST);
-  return __atomic_load_n(&waiters, __ATOMIC_SEQ_CST) > 0;
-}
-
 intptr_t _lazyinject_waiters_add(intptr_t delta) {
-  return __atomic_add_fetch(&waiters, delta, __ATOMIC_SEQ_CST);
+  return __atomic_add_fetch(&_lazyinject_waiters_storage, delta, __ATOMIC_SEQ_CST);
 }
 
 intptr_t _lazyinject_override_scopes(void) {
@@ -48,8 +40,4 @@ intptr_t _lazyinject_override_scopes_add(intptr_t delta) {
   return __atomic_add_fetch(&override_scopes, delta, __ATOMIC_ACQ_REL);
 }
 
-void *_lazyinject_current_frame(void) { return current_frame; }
-
-void _lazyinject_set_current_frame(void *frame) { current_frame = frame; }
-
-const void *_lazyinject_thread_identity(void) { return &current_frame; }
+const void *_lazyinject_thread_identity(void) { return &_lazyinject_current_frame_storage; }

@@ -1,6 +1,7 @@
 import Foundation
 import LazyInject
 import Testing
+import _LazyInjectShims
 
 private let builtValues = Counter()
 
@@ -16,6 +17,15 @@ private final class SharedContainer: @unchecked Sendable {
 }
 
 private final class Registered {}
+
+private final class Slow {
+  let serial: Int
+  init(serial: Int) { self.serial = serial }
+}
+
+private final class SlowContainer: @unchecked Sendable {
+  @Lazy var slow: Slow
+}
 
 private final class RegisteredContainer: @unchecked Sendable {
   @Lazy var registered: Registered
@@ -48,6 +58,32 @@ struct ConcurrentFirstReadTests {
       runConcurrently(threads: 3) { _ in _ = container.registered }
     }
     #expect(calls.value == 100)
+  }
+}
+
+extension ConcurrentFirstReadTests {
+  @Test func testSecondReaderWaitsForTheFirstAndGetsItsValue() {
+    let built = Counter()
+    let secondReaderStarted = DispatchSemaphore(value: 0)
+    InitializerRegistry.shared.register(Slow.self, in: SlowContainer.self) { _ in
+      let serial = built.increment()
+      // Hold the first build until the second reader is parked in LazyInject's wait.
+      secondReaderStarted.wait()
+      while _lazyinject_waiters_add(0) == 0 { sched_yield() }
+      return Slow(serial: serial)
+    }
+    let container = SlowContainer()
+    let serials = SerialCollector()
+    runConcurrently(threads: 2) { index in
+      if index == 1 {
+        // Let the first thread mark the property in flight before this one reads it.
+        while built.value == 0 { sched_yield() }
+        secondReaderStarted.signal()
+      }
+      serials.append(container.slow.serial)
+    }
+    #expect(built.value == 1)
+    #expect(serials.values == [1, 1])
   }
 }
 

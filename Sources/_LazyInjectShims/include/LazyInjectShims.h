@@ -60,21 +60,28 @@ static inline uintptr_t _lazyinject_in_flight_marker(void) {
 }
 void _lazyinject_set_in_flight_marker(uintptr_t marker);
 
-/// How many values have been published. A waiter reads it before looking at a slot, counts
-/// itself, and sleeps until the number changes; a publisher advances it, then wakes the waiters
-/// if there are any. Every function here is a full fence, so neither side can miss the other.
-intptr_t _lazyinject_progress_load(void);
-/// Advances the count; returns whether some thread is waiting.
-_Bool _lazyinject_progress_advance(void);
+/// Threads waiting for a value another thread is building. A waiter counts itself, then looks
+/// at the slot under the slot's lock; a publisher writes the slot under that lock, then reads the
+/// count. The lock orders the two, so a publisher that reads 0 has published before the waiter
+/// looked, and the waiter sees the value.
 intptr_t _lazyinject_waiters_add(intptr_t delta);
+static inline intptr_t _lazyinject_waiters(void) {
+  extern intptr_t _lazyinject_waiters_storage;
+  return __atomic_load_n(&_lazyinject_waiters_storage, __ATOMIC_ACQUIRE);
+}
 
 /// How many `withOverrides` calls are running, on any thread.
 intptr_t _lazyinject_override_scopes(void);
 intptr_t _lazyinject_override_scopes_add(intptr_t delta);
 
 /// The innermost resolution under way on the calling thread, or NULL.
-void *_Nullable _lazyinject_current_frame(void);
-void _lazyinject_set_current_frame(void *_Nullable frame);
+extern _Thread_local void *_Nullable _lazyinject_current_frame_storage;
+static inline void *_Nullable _lazyinject_current_frame(void) {
+  return _lazyinject_current_frame_storage;
+}
+static inline void _lazyinject_set_current_frame(void *_Nullable frame) {
+  _lazyinject_current_frame_storage = frame;
+}
 
 /// An address unique to the calling thread while it lives.
 const void *_Nonnull _lazyinject_thread_identity(void);
