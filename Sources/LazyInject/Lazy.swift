@@ -16,7 +16,7 @@ import _LazyInjectShims
 /// ``InitializerRegistry/shared`` for a `ResourceLoader` for this controller: the registration for
 /// `UsersViewController` wins over one for a superclass, which wins over the root default; with no
 /// registration, a ``DefaultInitializable`` type is built with `init()`. The value is then kept in
-/// the controller, and later reads return it at the cost of one load.
+/// the controller; later reads return it under a short lock, with no registry lookup.
 ///
 /// Assigning stores a value directly, without asking the registry; a test or caller can inject
 /// one this way:
@@ -36,8 +36,9 @@ import _LazyInjectShims
 ///
 /// The first read builds exactly one value per object and property, even when several threads
 /// read it for the first time at once: one thread runs the initializer, the others wait for it
-/// and read the same value. Later reads take no lock. Assigning or resetting is a mutation of the
-/// object and must not race with reads, as for any stored property.
+/// and read the same value. Later reads take a short per-object lock (one of a small striped
+/// table), never a global one. Assigning or resetting is a mutation of the object and must not
+/// race with reads, as for any stored property.
 ///
 /// ## Failure
 ///
