@@ -11,8 +11,6 @@ internal struct RuleTable {
   /// Emptied on every change, so no resolution sees a stale rule.
   private var cache = ResolutionCache()
 
-  var isEmpty: Bool { registrations.isEmpty }
-
   /// Adds `registration`; returns the one it replaces for the same property and container.
   mutating func insert(_ registration: AnyRegistration, property: Any.Type, container: AnyClass?)
     -> AnyRegistration?
@@ -90,7 +88,7 @@ internal struct RuleTable {
     return (visited, byContainer[nil])
   }
 
-  /// The registrations for `property`, most recent layer order aside, sorted by container name.
+  /// The registrations for `property`, the root default first, then by container name.
   func registrations(for property: Any.Type) -> [AnyRegistration] {
     (registrations[ObjectIdentifier(property)] ?? [:]).values.sorted {
       ($0.rule.containerTypeName ?? "") < ($1.rule.containerTypeName ?? "")
