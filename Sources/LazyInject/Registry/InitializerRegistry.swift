@@ -1,4 +1,3 @@
-import Dispatch
 import _LazyInjectShims
 
 /// The initializers that build `@Lazy` properties, keyed by property type and container class.
@@ -43,10 +42,10 @@ public final class InitializerRegistry: Sendable {
 
   @exclusivity(unchecked) nonisolated(unsafe) internal var table = RuleTable()
 
-  @exclusivity(unchecked) nonisolated(unsafe) private var automaticModules: AutomaticModules
+  @exclusivity(unchecked) nonisolated(unsafe) internal var automaticModules: AutomaticModules
 
   /// Threads waiting in `lock.wait()` for a shared instance or for automatic installation.
-  @exclusivity(unchecked) nonisolated(unsafe) private var waitingThreads = 0
+  @exclusivity(unchecked) nonisolated(unsafe) internal var waitingThreads = 0
 
   @exclusivity(unchecked) nonisolated(unsafe) internal var duplicateHandler:
     @Sendable (DuplicateRegistration) -> Void =
@@ -58,7 +57,7 @@ public final class InitializerRegistry: Sendable {
   /// 0 for a registry; n for the registry holding the n-th override layer over another.
   internal let overrideDepth: Int
 
-  private enum AutomaticModules {
+  internal enum AutomaticModules {
     case pending
     case installing(thread: UnsafeRawPointer)
     case installed
@@ -180,157 +179,6 @@ public final class InitializerRegistry: Sendable {
     }
     if let replaced {
       handler(DuplicateRegistration(replaced: replaced.rule, replacement: registration.rule))
-    }
-  }
-
-  // MARK: Resolving
-
-  /// Builds, or finds in its scope, the value of type `propertyType` for `container`.
-  ///
-  /// ```swift
-  /// let loader = try registry.resolve(ResourceLoader.self, for: usersViewController)
-  /// ```
-  ///
-  /// The registry never retains `container`.
-  ///
-  /// - Throws: ``ResolutionError`` if no rule applies, if the initializers form a cycle, or if an
-  ///   initializer throws.
-  public func resolve<Property, Container: AnyObject>(
-    _ propertyType: Property.Type, for container: Container
-  ) throws -> Property {
-    var origin: _LazyOrigin?
-    var isObserved = false
-    return try resolve(propertyType, for: container, origin: &origin, isObserved: &isObserved)
-  }
-
-  /// Resolves; sets `origin` to what produced the value, and `isObserved` to whether the
-  /// container conforms to `InjectionObserving`.
-  internal func resolve<Property>(
-    _ propertyType: Property.Type, for container: AnyObject, origin: inout _LazyOrigin?,
-    isObserved: inout Bool
-  ) throws -> Property {
-    try ResolutionFrame.push(property: propertyType, for: container) {
-      let containerClass: AnyClass = type(of: container)
-      let lookup = self.lookUp(propertyType, in: containerClass)
-      isObserved = lookup.isObserved
-      let start = lookup.tracer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
-      let value: Property
-      if let found = lookup.registration {
-        let registration = unsafeDowncast(found, to: Registration<Property>.self)
-        origin = .registration(registration)
-        value = try lookup.owner.instance(of: registration, for: container)
-      } else if let defaultType = propertyType as? any DefaultInitializable.Type {
-        origin = .defaultInitializer(propertyType)
-        value = defaultType.init() as! Property
-      } else {
-        throw missingInitializerError(propertyType, in: containerClass)
-      }
-      if let tracer = lookup.tracer {
-        tracer(ResolutionEvent(origin: origin!, containerClass: containerClass, start: start))
-      }
-      return value
-    }
-  }
-
-  /// What a resolution uses: the matching registration and the registry that owns it (the
-  /// innermost override layer that has one, else this registry), and the tracer.
-  private struct Lookup {
-    var registration: AnyRegistration?
-    var owner: InitializerRegistry
-    var tracer: (@Sendable (ResolutionEvent) -> Void)?
-    var isObserved: Bool
-  }
-
-  private func lookUp(_ property: Any.Type, in containerClass: AnyClass) -> Lookup {
-    var tracer: (@Sendable (ResolutionEvent) -> Void)?
-    let own = match(for: property, in: containerClass, tracer: &tracer)
-    if OverrideScope.mayBeActive {
-      for layer in OverrideScope.layers(over: self).reversed() {
-        var unused: (@Sendable (ResolutionEvent) -> Void)?
-        if let found = layer.match(for: property, in: containerClass, tracer: &unused).registration
-        {
-          return Lookup(
-            registration: found, owner: layer, tracer: tracer, isObserved: own.isObserved)
-        }
-      }
-    }
-    return Lookup(
-      registration: own.registration, owner: self, tracer: tracer, isObserved: own.isObserved)
-  }
-
-  /// The error for a property no layer and no `init()` can build.
-  internal func missingInitializerError(_ property: Any.Type, in containerClass: AnyClass)
-    -> ResolutionError
-  {
-    lock.withLock {
-      ResolutionError.missingInitializer(
-        property: property, containerClass: containerClass,
-        searched: RuleTable.ancestry(of: containerClass),
-        registered: table.registrations(for: property).map(\.rule),
-        chain: ResolutionFrame.chain)
-    }
-  }
-
-  /// The most specific registration of this registry, after installing automatic modules on
-  /// first use; also reads the tracer, under the same lock.
-  private func match(
-    for property: Any.Type, in containerClass: AnyClass,
-    tracer: inout (@Sendable (ResolutionEvent) -> Void)?
-  ) -> RuleTable.Match {
-    enum Step {
-      case found(RuleTable.Match, (@Sendable (ResolutionEvent) -> Void)?)
-      case install
-    }
-    let thread = _lazyinject_thread_identity()
-    while true {
-      let step: Step = lock.withLock {
-        while case .installing(let installer) = automaticModules, installer != thread {
-          waitForAnotherThread()
-        }
-        if case .pending = automaticModules {
-          automaticModules = .installing(thread: thread)
-          return .install
-        }
-        return .found(table.rule(for: property, in: containerClass), tracerStorage)
-      }
-      switch step {
-      case .found(let match, let currentTracer):
-        tracer = currentTracer
-        return match
-      case .install:
-        installAutomaticModules()
-      }
-    }
-  }
-
-  private func installAutomaticModules() {
-    let registryType: Any = InitializerRegistry.self
-    if let installation = registryType as? any AutomaticModuleInstallation.Type {
-      for module in installation.automaticModules {
-        module.register(in: self)
-      }
-    }
-    lock.withLock {
-      automaticModules = .installed
-      wakeWaitingThreads()
-    }
-  }
-
-  /// Waits for `wakeWaitingThreads()`.
-  ///
-  /// Call with `lock` held.
-  internal func waitForAnotherThread() {
-    waitingThreads += 1
-    lock.wait()
-    waitingThreads -= 1
-  }
-
-  /// Wakes the threads in `waitForAnotherThread()`.
-  ///
-  /// Call with `lock` held.
-  internal func wakeWaitingThreads() {
-    if waitingThreads > 0 {
-      lock.broadcast()
     }
   }
 }

@@ -1,0 +1,78 @@
+extension InitializerRegistry {
+  /// A readable account of how a `propertyType` property of a `containerType` object resolves now:
+  /// each layer and class searched, the rule that matches, or why `init()` or a failure is the
+  /// result.
+  ///
+  /// Builds nothing.
+  ///
+  /// ```swift
+  /// print(registry.explain(ResourceLoader.self, in: AdminUsersViewController.self))
+  /// // How LazyInject resolves MyApp.ResourceLoader for MyApp.AdminUsersViewController:
+  /// // Registry:
+  /// //   MyApp.AdminUsersViewController: no registration
+  /// //   MyApp.UsersViewController: registered, unique scope (LoaderInitializers.swift:12) <- used
+  /// // Result: the registration for MyApp.UsersViewController, inherited.
+  /// ```
+  ///
+  /// Override layers active on the calling task are included, innermost first.
+  public func explain<Property, Container: AnyObject>(
+    _ propertyType: Property.Type, in containerType: Container.Type
+  ) -> String {
+    var lines = [
+      "How LazyInject resolves \(typeName(propertyType)) for \(typeName(containerType)):"
+    ]
+    var layers: [(title: String, registry: InitializerRegistry)] =
+      OverrideScope.layers(over: self).reversed().map {
+        ("Override layer \($0.overrideDepth)", $0)
+      }
+    layers.append(("Registry", self))
+    var result: AnyRegistration?
+    for layer in layers {
+      lines.append("\(layer.title):")
+      let (visited, found) = layer.registry.lock.withLock {
+        layer.registry.table.search(propertyType, in: containerType)
+      }
+      for visitedClass in visited {
+        let matched = found?.containerType.map { $0 == visitedClass } ?? false
+        lines.append(
+          "  \(typeName(visitedClass)): "
+            + (matched && result == nil ? "\(Self.registered(found!)) <- used" : "no registration"))
+      }
+      if let found, found.containerType == nil {
+        lines.append(
+          "  root default: \(Self.registered(found))" + (result == nil ? " <- used" : ""))
+      } else if found == nil {
+        lines.append("  root default: none")
+      }
+      if result == nil, let found {
+        result = found
+      }
+    }
+    lines.append("Result: " + Self.outcome(result, propertyType, containerType))
+    return lines.joined(separator: "\n")
+  }
+
+  private static func registered(_ registration: AnyRegistration) -> String {
+    let rule = registration.rule
+    let layer = rule.overrideDepth > 0 ? " in override layer \(rule.overrideDepth)" : ""
+    return "registered\(layer), \(registration.scope) scope (\(rule.fileID!):\(rule.line!))"
+  }
+
+  private static func outcome(
+    _ registration: AnyRegistration?, _ property: Any.Type, _ container: AnyClass
+  ) -> String {
+    if let rule = registration?.rule {
+      guard let owner = rule.containerTypeName else {
+        return "the root default, \(rule.scope!) scope (\(rule.fileID!):\(rule.line!))."
+      }
+      let inherited = owner == typeName(container) ? "" : ", inherited by \(typeName(container))"
+      return "the registration for \(owner)\(inherited), \(rule.scope!) scope"
+        + " (\(rule.fileID!):\(rule.line!))."
+    }
+    if property is any DefaultInitializable.Type {
+      return "no registration; \(typeName(property)) is DefaultInitializable, so it is built with"
+        + " init()."
+    }
+    return "failure: no registration, and \(typeName(property)) is not DefaultInitializable."
+  }
+}

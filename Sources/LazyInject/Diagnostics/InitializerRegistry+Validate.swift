@@ -1,0 +1,72 @@
+extension InitializerRegistry {
+  /// Checks, without building anything, that every unresolved `@Lazy` property of `container`
+  /// can be resolved now.
+  ///
+  /// A one-line test per screen catches a missing registration before users do:
+  ///
+  /// ```swift
+  /// @Test func usersScreenCanResolveEverything() throws {
+  ///   try InitializerRegistry.shared.validate(UsersViewController())
+  /// }
+  /// ```
+  ///
+  /// Properties that already hold a value are skipped. Override layers active on the calling task
+  /// count. Only the properties themselves are checked, not the values their initializers need.
+  /// Do not call it while other threads read the object's properties for the first time.
+  ///
+  /// - Throws: One ``ResolutionError`` of kind ``ResolutionError/Kind/unresolvableProperties``
+  ///   listing every property that cannot be resolved, with the search for each.
+  public func validate(_ container: AnyObject) throws {
+    let containerClass: AnyClass = type(of: container)
+    var problems: [String] = []
+    var mirror: Mirror? = Mirror(reflecting: container)
+    while let current = mirror {
+      for child in current.children {
+        guard let property = child.value as? any _LazyStorage, !property.isResolved else {
+          continue
+        }
+        guard !canResolve(property.valueType, in: containerClass) else { continue }
+        let name = child.label.map { String($0.dropFirst()) } ?? "?"
+        problems.append(
+          "  - \(name): \(typeName(property.valueType)); searched "
+            + RuleTable.ancestry(of: containerClass).map(typeName).joined(separator: ", ")
+            + ", then the root default")
+      }
+      mirror = current.superclassMirror
+    }
+    guard !problems.isEmpty else { return }
+    let count = problems.count == 1 ? "1 property" : "\(problems.count) properties"
+    let lines =
+      ["LazyInject cannot resolve \(count) of \(typeName(containerClass)):"] + problems + [
+        "Fix: register an initializer for each, or make the type DefaultInitializable."
+      ]
+    throw ResolutionError(.unresolvableProperties, lines.joined(separator: "\n"))
+  }
+
+  /// Whether some layer has a rule for `property` in `containerClass`, or it has `init()`.
+  private func canResolve(_ property: Any.Type, in containerClass: AnyClass) -> Bool {
+    let registries = OverrideScope.layers(over: self) + [self]
+    for registry in registries {
+      let found = registry.lock.withLock {
+        registry.table.search(property, in: containerClass).found
+      }
+      if found != nil { return true }
+    }
+    return property is any DefaultInitializable.Type
+  }
+}
+
+/// What `validate` reads of a `@Lazy` property it finds by reflection.
+internal protocol _LazyStorage {
+  var valueType: Any.Type { get }
+  var isResolved: Bool { get }
+  var slot: AnyObject? { get }
+  var boxedValue: Any? { get }
+}
+
+extension Lazy: _LazyStorage {
+  var valueType: Any.Type { Value.self }
+  var isResolved: Bool { _slot is _LazyBox<Value> }
+  var slot: AnyObject? { _slot }
+  var boxedValue: Any? { (_slot as? _LazyBox<Value>)?.value }
+}
