@@ -43,7 +43,7 @@ extension InitializerRegistry {
   /// Override layers created by ``withOverrides(_:operation:)`` start with the
   /// handler of the registry they override.
   public var duplicateRegistrationHandler: @Sendable (DuplicateRegistration) -> Void {
-    get { lock.withLock { duplicateHandler } }
-    set { lock.withLock { duplicateHandler = newValue } }
+    get { withState { duplicateHandler } }
+    set { withState { duplicateHandler = newValue } }
   }
 }

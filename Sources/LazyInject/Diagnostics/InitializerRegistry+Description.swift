@@ -10,7 +10,7 @@ extension InitializerRegistry: CustomStringConvertible {
   ///   in MyApp.UsersViewController: unique scope (LoaderInitializers.swift:12)
   /// ```
   public var description: String {
-    let rules = lock.withLock { table.allRegistrations.map(\.rule) }
+    let rules = withState { table.allRegistrations.map(\.rule) }
     var lines = ["InitializerRegistry, \(rules.count) registration\(rules.count == 1 ? "" : "s")"]
     let byProperty = Dictionary(grouping: rules, by: \.propertyTypeName)
     for property in byProperty.keys.sorted() {

@@ -29,7 +29,7 @@ extension InitializerRegistry {
     var result: AnyRegistration?
     for layer in layers {
       lines.append("\(layer.title):")
-      let (visited, found) = layer.registry.lock.withLock {
+      let (visited, found) = layer.registry.withState {
         layer.registry.table.search(propertyType, in: containerType)
       }
       for visitedClass in visited {

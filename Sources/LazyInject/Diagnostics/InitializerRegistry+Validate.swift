@@ -47,7 +47,7 @@ extension InitializerRegistry {
   private func canResolve(_ property: Any.Type, in containerClass: AnyClass) -> Bool {
     let registries = OverrideScope.layers(over: self) + [self]
     for registry in registries {
-      let found = registry.lock.withLock {
+      let found = registry.withState {
         registry.table.search(property, in: containerClass).found
       }
       if found != nil { return true }

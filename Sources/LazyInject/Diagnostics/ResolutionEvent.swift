@@ -40,7 +40,7 @@ extension InitializerRegistry {
   /// The tracer runs on the resolving thread, with no lock held. Resolutions served by an override
   /// layer are reported by the registry that was asked.
   public var tracer: (@Sendable (ResolutionEvent) -> Void)? {
-    get { lock.withLock { tracerStorage } }
-    set { lock.withLock { tracerStorage = newValue } }
+    get { withState { tracerStorage } }
+    set { withState { tracerStorage = newValue } }
   }
 }

@@ -1,5 +1,7 @@
-/// Lists the modules that ``InitializerRegistry/shared`` installs by itself, just before its
-/// first resolution.
+import _LazyInjectShims
+
+/// Lists the modules that ``InitializerRegistry/shared`` installs by itself, just before it is
+/// first used.
 ///
 /// Swift has no `__attribute__((constructor))`: instead, an app declares this conformance once,
 /// anywhere in its code, and needs no call in `main`:
@@ -12,10 +14,56 @@
 /// }
 /// ```
 ///
+/// The modules are installed exactly once, before the first use of ``InitializerRegistry/shared``
+/// of any kind: registering, unregistering, resolving, `validate`, `explain`, `description`,
+/// `withOverrides`. So every query sees them, and anything registered explicitly (in a test's
+/// set-up or at start-up) comes after them and wins. If several threads touch `shared` first
+/// at once, one installs and the others wait for it.
+///
 /// The registry looks the conformance up at run time, so only one module of a program may
-/// declare it. Modules installed this way come before any registration made by a resolution's
-/// initializers; an explicit ``InitializerRegistry/install(_:)`` still works alongside.
+/// declare it. An explicit ``InitializerRegistry/install(_:)`` still works alongside.
 public protocol AutomaticModuleInstallation {
-  /// The modules to install into ``InitializerRegistry/shared`` before its first resolution.
+  /// The modules to install into ``InitializerRegistry/shared`` before its first use.
   static var automaticModules: [any InitializerModule] { get }
+}
+
+extension InitializerRegistry {
+  /// Runs `body` with `lock` held, after the automatic modules are installed.
+  ///
+  /// Every touch of the registry's state comes through here, so the first touch of ``shared``
+  /// of any kind (registering, resolving, explaining, overriding…) installs the modules, exactly
+  /// once: a registration made before any resolution is added after them and wins. Other threads
+  /// wait while one installs; the installing thread itself passes, so modules can register.
+  internal func withState<Result>(_ body: () throws -> Result) rethrows -> Result {
+    let thread = _lazyinject_thread_identity()
+    while true {
+      let result: Result? = try lock.withLock {
+        while case .installing(let installer) = automaticModules, installer != thread {
+          waitForAnotherThread()
+        }
+        guard case .pending = automaticModules else {
+          return try body()
+        }
+        automaticModules = .installing(thread: thread)
+        return nil
+      }
+      if let result {
+        return result
+      }
+      installAutomaticModules()
+    }
+  }
+
+  private func installAutomaticModules() {
+    let registryType: Any = InitializerRegistry.self
+    if let installation = registryType as? any AutomaticModuleInstallation.Type {
+      for module in installation.automaticModules {
+        module.register(in: self)
+      }
+    }
+    lock.withLock {
+      automaticModules = .installed
+      wakeWaitingThreads()
+    }
+  }
 }

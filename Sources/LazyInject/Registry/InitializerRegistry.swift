@@ -31,8 +31,8 @@ import _LazyInjectShims
 public final class InitializerRegistry: Sendable {
   /// The registry that `@Lazy` properties resolve from.
   ///
-  /// Before its first resolution it installs the modules an app lists through
-  /// ``AutomaticModuleInstallation``, if the app conforms to it.
+  /// Before its first use of any kind it installs the modules an app lists through
+  /// ``AutomaticModuleInstallation``, if the app conforms to it; see there.
   public static let shared = InitializerRegistry(installsAutomaticModules: true)
 
   internal let lock = Lock()
@@ -83,7 +83,7 @@ public final class InitializerRegistry: Sendable {
   internal init(overriding base: InitializerRegistry, depth: Int) {
     automaticModules = .installed
     overrideDepth = depth
-    duplicateHandler = base.lock.withLock { base.duplicateHandler }
+    duplicateHandler = base.withState { base.duplicateHandler }
   }
 
   // MARK: Registering
@@ -151,19 +151,19 @@ public final class InitializerRegistry: Sendable {
   public func unregister<Property, Container: AnyObject>(
     _ propertyType: Property.Type, in containerType: Container.Type
   ) {
-    let removed = lock.withLock { table.remove(property: propertyType, container: containerType) }
+    let removed = withState { table.remove(property: propertyType, container: containerType) }
     withExtendedLifetime(removed) {}
   }
 
   /// Removes the root default of `propertyType`.
   public func unregister<Property>(_ propertyType: Property.Type) {
-    let removed = lock.withLock { table.remove(property: propertyType, container: nil) }
+    let removed = withState { table.remove(property: propertyType, container: nil) }
     withExtendedLifetime(removed) {}
   }
 
   /// Removes every registration, and with them the singletons they keep.
   public func removeAll() {
-    let removed = lock.withLock { table.removeAll() }
+    let removed = withState { table.removeAll() }
     withExtendedLifetime(removed) {}
   }
 
@@ -174,7 +174,7 @@ public final class InitializerRegistry: Sendable {
     let registration = Registration(
       containerType: container, scope: scope, fileID: fileID, line: line,
       overrideDepth: overrideDepth, make: make)
-    let (replaced, handler) = lock.withLock {
+    let (replaced, handler) = withState {
       (table.insert(registration, property: propertyType, container: container), duplicateHandler)
     }
     if let replaced {

@@ -143,7 +143,7 @@ extension InitializerRegistry {
   ///
   /// Values already resolved into `@Lazy` properties stay where they are.
   public func resetSingletons() {
-    let dropped: [Any] = lock.withLock {
+    let dropped: [Any] = withState {
       table.allRegistrations.compactMap { registration in
         defer {
           registration.singleton = nil

@@ -80,7 +80,7 @@ extension InitializerRegistry {
   internal func missingInitializerError(_ property: Any.Type, in containerClass: AnyClass)
     -> ResolutionError
   {
-    lock.withLock {
+    withState {
       ResolutionError.missingInitializer(
         property: property, containerClass: containerClass,
         searched: RuleTable.ancestry(of: containerClass),
@@ -89,49 +89,17 @@ extension InitializerRegistry {
     }
   }
 
-  /// The most specific registration of this registry, after installing automatic modules on
-  /// first use; also reads the tracer, under the same lock.
+  /// The most specific registration of this registry; also reads the tracer, under the same
+  /// lock.
   private func match(
     for property: Any.Type, in containerClass: AnyClass,
     tracer: inout (@Sendable (ResolutionEvent) -> Void)?
   ) -> RuleTable.Match {
-    enum Step {
-      case found(RuleTable.Match, (@Sendable (ResolutionEvent) -> Void)?)
-      case install
+    let (match, currentTracer) = withState {
+      (table.rule(for: property, in: containerClass), tracerStorage)
     }
-    let thread = _lazyinject_thread_identity()
-    while true {
-      let step: Step = lock.withLock {
-        while case .installing(let installer) = automaticModules, installer != thread {
-          waitForAnotherThread()
-        }
-        if case .pending = automaticModules {
-          automaticModules = .installing(thread: thread)
-          return .install
-        }
-        return .found(table.rule(for: property, in: containerClass), tracerStorage)
-      }
-      switch step {
-      case .found(let match, let currentTracer):
-        tracer = currentTracer
-        return match
-      case .install:
-        installAutomaticModules()
-      }
-    }
-  }
-
-  private func installAutomaticModules() {
-    let registryType: Any = InitializerRegistry.self
-    if let installation = registryType as? any AutomaticModuleInstallation.Type {
-      for module in installation.automaticModules {
-        module.register(in: self)
-      }
-    }
-    lock.withLock {
-      automaticModules = .installed
-      wakeWaitingThreads()
-    }
+    tracer = currentTracer
+    return match
   }
 
   /// Waits for `wakeWaitingThreads()`.
