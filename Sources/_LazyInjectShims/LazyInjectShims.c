@@ -5,7 +5,6 @@
 _lazyinject_stripe _lazyinject_stripes[LAZYINJECT_STRIPE_COUNT];
 uintptr_t _lazyinject_in_flight_marker_storage = 0;
 intptr_t _lazyinject_waiters_storage = 0;
-static intptr_t override_scopes = 0;
 _Thread_local void *_lazyinject_current_frame_storage = 0;
 
 void _lazyinject_lock_contended(_lazyinject_stripe *stripe) {
@@ -30,14 +29,6 @@ void _lazyinject_set_in_flight_marker(uintptr_t marker) {
 
 intptr_t _lazyinject_waiters_add(intptr_t delta) {
   return __atomic_add_fetch(&_lazyinject_waiters_storage, delta, __ATOMIC_SEQ_CST);
-}
-
-intptr_t _lazyinject_override_scopes(void) {
-  return __atomic_load_n(&override_scopes, __ATOMIC_ACQUIRE);
-}
-
-intptr_t _lazyinject_override_scopes_add(intptr_t delta) {
-  return __atomic_add_fetch(&override_scopes, delta, __ATOMIC_ACQ_REL);
 }
 
 const void *_lazyinject_thread_identity(void) { return &_lazyinject_current_frame_storage; }

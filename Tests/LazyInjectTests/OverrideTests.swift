@@ -1,3 +1,4 @@
+import Foundation
 import LazyInject
 import Testing
 
@@ -154,5 +155,58 @@ struct OverrideTests {
     let second = try registry.resolve(Cache.self, for: ProjectsViewController())
     #expect(first !== second)
     #expect(try registry.resolve(Cache.self, for: ProjectsViewController()) === second)
+  }
+}
+
+private final class OutlivingService: Sendable {
+  let name: String
+  init(_ name: String) { self.name = name }
+}
+
+private final class OutlivingScreen {
+  @Lazy var service: OutlivingService
+}
+
+/// Reads `OutlivingScreen().service` in a task created inside an override scope, after the scope
+/// has returned.
+private func nameSeenByATaskThatOutlivesItsScope() async -> String {
+  let (resume, resumer) = AsyncStream<Void>.makeStream()
+  let task = InitializerRegistry.shared.withOverrides {
+    $0.register(OutlivingService.self) { _ in OutlivingService("mock") }
+  } operation: {
+    Task {
+      for await _ in resume { break }
+      return OutlivingScreen().service.name
+    }
+  }
+  resumer.yield()  // The scope has returned.
+  return await task.value
+}
+
+struct OverrideLifetimeTests {
+  // In a fresh process, so that no other test's scope is active while the task reads.
+  @Test func testTaskCreatedInsideOverridesKeepsTheLayerWhateverOtherThreadsDo() async {
+    await #expect(processExitsWith: .success) {
+      InitializerRegistry.shared.register(OutlivingService.self) { _ in
+        OutlivingService("production")
+      }
+      let alone = await nameSeenByATaskThatOutlivesItsScope()
+      // The same while another thread is inside a scope of its own.
+      let entered = DispatchSemaphore(value: 0)
+      let leave = DispatchSemaphore(value: 0)
+      Thread.detachNewThread {
+        InitializerRegistry.shared.withOverrides { _ in } operation: {
+          entered.signal()
+          leave.wait()
+        }
+      }
+      entered.wait()
+      let alongside = await nameSeenByATaskThatOutlivesItsScope()
+      leave.signal()
+      guard alone == "mock", alongside == "mock" else {
+        FileHandle.standardError.write(Data("alone: \(alone), alongside: \(alongside)\n".utf8))
+        exit(1)
+      }
+    }
   }
 }

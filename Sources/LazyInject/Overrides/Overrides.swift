@@ -1,5 +1,3 @@
-import _LazyInjectShims
-
 extension InitializerRegistry {
   /// Runs `operation` with extra registrations that win over this registry's, as tests do to swap
   /// in mocks.
@@ -24,6 +22,11 @@ extension InitializerRegistry {
   /// Singletons built from the layer's registrations belong to the layer and go away with it;
   /// the registry's own singletons are neither replaced nor reused.
   ///
+  /// The layers are a task-local value: a `Task {}` created inside `operation` inherits them, as
+  /// it inherits every task-local value, and keeps seeing the overrides (and keeping the layer
+  /// alive) after `withOverrides` has returned, whatever other tasks and threads do. A
+  /// `Task.detached` does not inherit them.
+  ///
   /// - Parameters:
   ///   - configure: Registers the overriding initializers.
   ///   - operation: The code that sees the overrides.
@@ -33,9 +36,7 @@ extension InitializerRegistry {
     operation: () throws -> Result
   ) rethrows -> Result {
     let layers = try OverrideScope.layers(adding: configure, over: self)
-    return try OverrideScope.whileActive {
-      try OverrideScope.$current.withValue(layers, operation: operation)
-    }
+    return try OverrideScope.$current.withValue(layers, operation: operation)
   }
 
   /// Runs the asynchronous `operation` with extra registrations that win over this registry's.
@@ -56,8 +57,6 @@ extension InitializerRegistry {
     operation: () async throws -> Result
   ) async rethrows -> Result {
     let layers = try OverrideScope.layers(adding: configure, over: self)
-    _ = _lazyinject_override_scopes_add(1)
-    defer { _ = _lazyinject_override_scopes_add(-1) }
     return try await OverrideScope.$current.withValue(
       layers, operation: operation, isolation: isolation)
   }
@@ -73,11 +72,6 @@ internal struct OverrideLayer: Sendable {
 internal enum OverrideScope {
   @TaskLocal static var current: [OverrideLayer] = []
 
-  /// False while no `withOverrides` runs anywhere, so resolutions skip the task-local lookup.
-  static var mayBeActive: Bool {
-    _lazyinject_override_scopes() > 0
-  }
-
   /// The layers over `base`, outermost first.
   static func layers(over base: InitializerRegistry) -> [InitializerRegistry] {
     current.filter { $0.base == ObjectIdentifier(base) }.map(\.registry)
@@ -91,11 +85,5 @@ internal enum OverrideScope {
     let layer = InitializerRegistry(overriding: base, depth: depth)
     try configure(layer)
     return current + [OverrideLayer(base: ObjectIdentifier(base), registry: layer)]
-  }
-
-  static func whileActive<Result>(_ body: () throws -> Result) rethrows -> Result {
-    _ = _lazyinject_override_scopes_add(1)
-    defer { _ = _lazyinject_override_scopes_add(-1) }
-    return try body()
   }
 }

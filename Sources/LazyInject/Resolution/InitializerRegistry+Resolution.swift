@@ -62,14 +62,14 @@ extension InitializerRegistry {
   private func lookUp(_ property: Any.Type, in containerClass: AnyClass) -> Lookup {
     var tracer: (@Sendable (ResolutionEvent) -> Void)?
     let own = match(for: property, in: containerClass, tracer: &tracer)
-    if OverrideScope.mayBeActive {
-      for layer in OverrideScope.layers(over: self).reversed() {
-        var unused: (@Sendable (ResolutionEvent) -> Void)?
-        if let found = layer.match(for: property, in: containerClass, tracer: &unused).registration
-        {
-          return Lookup(
-            registration: found, owner: layer, tracer: tracer, isObserved: own.isObserved)
-        }
+    let layers = OverrideScope.current
+    for layer in layers.reversed() where layer.base == ObjectIdentifier(self) {
+      var unused: (@Sendable (ResolutionEvent) -> Void)?
+      let found = layer.registry.match(for: property, in: containerClass, tracer: &unused)
+      if let registration = found.registration {
+        return Lookup(
+          registration: registration, owner: layer.registry, tracer: tracer,
+          isObserved: own.isObserved)
       }
     }
     return Lookup(

@@ -70,10 +70,6 @@ static inline intptr_t _lazyinject_waiters(void) {
   return __atomic_load_n(&_lazyinject_waiters_storage, __ATOMIC_ACQUIRE);
 }
 
-/// How many `withOverrides` calls are running, on any thread.
-intptr_t _lazyinject_override_scopes(void);
-intptr_t _lazyinject_override_scopes_add(intptr_t delta);
-
 /// The innermost resolution under way on the calling thread, or NULL.
 extern _Thread_local void *_Nullable _lazyinject_current_frame_storage;
 static inline void *_Nullable _lazyinject_current_frame(void) {
