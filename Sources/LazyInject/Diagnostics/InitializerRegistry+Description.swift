@@ -10,7 +10,9 @@ extension InitializerRegistry: CustomStringConvertible {
   ///   in MyApp.UsersViewController: unique scope (LoaderInitializers.swift:12)
   /// ```
   public var description: String {
-    let rules = withState { table.allRegistrations.map(\.rule) }
+    // Only references are copied under the lock; names are built and sorted after unlocking.
+    let registrations = withState { table.allRegistrations }
+    let rules = registrations.map(\.rule)
     var lines = ["InitializerRegistry, \(rules.count) registration\(rules.count == 1 ? "" : "s")"]
     let byProperty = Dictionary(grouping: rules, by: \.propertyTypeName)
     for property in byProperty.keys.sorted() {

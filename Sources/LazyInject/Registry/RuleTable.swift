@@ -88,11 +88,11 @@ internal struct RuleTable {
     return (visited, byContainer[nil])
   }
 
-  /// The registrations for `property`, the root default first, then by container name.
+  /// The registrations for `property`, in no particular order.
+  ///
+  /// O(their number): callers sort and describe them after unlocking.
   func registrations(for property: Any.Type) -> [AnyRegistration] {
-    (registrations[ObjectIdentifier(property)] ?? [:]).values.sorted {
-      ($0.rule.containerTypeName ?? "") < ($1.rule.containerTypeName ?? "")
-    }
+    registrations[ObjectIdentifier(property)].map { Array($0.values) } ?? []
   }
 
   /// Every registration, in no particular order.

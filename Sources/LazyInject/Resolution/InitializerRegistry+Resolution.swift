@@ -77,16 +77,20 @@ extension InitializerRegistry {
   }
 
   /// The error for a property no layer and no `init()` can build.
+  ///
+  /// Only the matching registrations are copied under the lock; their rules are built and sorted
+  /// after unlocking, so that a miss never holds up other threads' resolutions.
   internal func missingInitializerError(_ property: Any.Type, in containerClass: AnyClass)
     -> ResolutionError
   {
-    withState {
-      ResolutionError.missingInitializer(
-        property: property, containerClass: containerClass,
-        searched: RuleTable.ancestry(of: containerClass),
-        registered: table.registrations(for: property).map(\.rule),
-        chain: ResolutionFrame.chain)
-    }
+    let registered = withState { table.registrations(for: property) }
+    return ResolutionError.missingInitializer(
+      property: property, containerClass: containerClass,
+      searched: RuleTable.ancestry(of: containerClass),
+      registered: registered.map(\.rule).sorted {
+        ($0.containerTypeName ?? "") < ($1.containerTypeName ?? "")
+      },
+      chain: ResolutionFrame.chain)
   }
 
   /// The most specific registration of this registry; also reads the tracer, under the same
