@@ -1,5 +1,8 @@
+#define _GNU_SOURCE  // pthread_getattr_np
+
 #include "LazyInjectShims.h"
 
+#include <pthread.h>
 #include <sched.h>
 
 _lazyinject_stripe _lazyinject_stripes[LAZYINJECT_STRIPE_COUNT];
@@ -32,3 +35,53 @@ intptr_t _lazyinject_waiters_add(intptr_t delta) {
 }
 
 const void *_lazyinject_thread_identity(void) { return &_lazyinject_current_frame_storage; }
+
+/// Room kept below a resolution for reporting that the stack is nearly used up.
+#define LAZYINJECT_STACK_MARGIN (64 * 1024)
+
+static _Thread_local uintptr_t stack_floor = 0;
+static _Thread_local int stack_floor_known = 0;
+
+static uintptr_t compute_stack_floor(void) {
+#if defined(__APPLE__)
+  pthread_t thread = pthread_self();
+  uintptr_t top = (uintptr_t)pthread_get_stackaddr_np(thread);
+  size_t size = pthread_get_stacksize_np(thread);
+  uintptr_t bottom = top - size;
+#else
+  pthread_attr_t attributes;
+  if (pthread_getattr_np(pthread_self(), &attributes) != 0) {
+    return 0;
+  }
+  void *address = 0;
+  size_t size = 0;
+  int failed = pthread_attr_getstack(&attributes, &address, &size);
+  pthread_attr_destroy(&attributes);
+  if (failed) {
+    return 0;
+  }
+  uintptr_t bottom = (uintptr_t)address;
+#endif
+  return bottom + LAZYINJECT_STACK_MARGIN;
+}
+
+uintptr_t _lazyinject_stack_floor(void) {
+  if (!stack_floor_known) {
+    stack_floor = compute_stack_floor();
+    stack_floor_known = 1;
+  }
+  return stack_floor;
+}
+
+// The Swift runtime's entry point, ABI-stable since Swift 5.0.
+extern const void *swift_getExistentialMetatypeMetadata(const void *instanceType);
+
+/// The kind of an existential type's metadata (MetadataKind::Existential in the Swift ABI).
+#define LAZYINJECT_EXISTENTIAL_KIND 0x303
+
+const void *_lazyinject_existential_metatype(const void *type) {
+  if (*(const uintptr_t *)type != LAZYINJECT_EXISTENTIAL_KIND) {
+    return 0;
+  }
+  return swift_getExistentialMetatypeMetadata(type);
+}

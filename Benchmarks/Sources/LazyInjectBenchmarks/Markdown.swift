@@ -97,6 +97,7 @@ extension Results {
       | LazyInject: install a module of 10 registrations | \(format(ns: registration.perModule)) |
 
       """
+    md += "\n" + registryLock.markdown
     return md
   }
 

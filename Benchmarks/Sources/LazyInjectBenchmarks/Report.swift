@@ -12,6 +12,7 @@ struct Results {
   let memory: [MemoryRow]
   let objectBytes: (lazyVar: Int, lazy: Int)?
   let registration: RegistrationCost
+  let registryLock: RegistryLockMeasurement
 }
 
 /// One target of the benchmark issue, and whether this run met it.
@@ -121,6 +122,7 @@ extension Results {
     lines.append(
       "  LazyInject \(format(ns: registration.lazyInjectPerRegistration)), Swinject \(format(ns: registration.swinjectPerRegistration)); a module of 10: \(format(ns: registration.perModule))"
     )
+    lines.append(contentsOf: registryLock.text)
     lines.append("Targets")
     for target in targets {
       lines.append("  [\(target.isMet ? "met" : "MISSED")] \(target.goal): \(target.measured)")
@@ -130,11 +132,54 @@ extension Results {
 }
 
 func format(ns: Double) -> String {
-  ns < 10
-    ? String(format: "%.2f ns", ns)
-    : ns < 1000 ? String(format: "%.1f ns", ns) : String(format: "%.2f µs", ns / 1000)
+  if ns < 10 { return String(format: "%.2f ns", ns) }
+  if ns < 1000 { return String(format: "%.1f ns", ns) }
+  if ns < 1_000_000 { return String(format: "%.2f µs", ns / 1000) }
+  if ns < 1_000_000_000 { return String(format: "%.2f ms", ns / 1_000_000) }
+  return String(format: "%.2f s", ns / 1_000_000_000)
 }
 
 func format(ratio: Double) -> String {
   String(format: "%.2f×", ratio)
+}
+
+extension RegistryLockMeasurement {
+  /// The figures as plain text, for the terminal.
+  var text: [String] {
+    var lines = [
+      "Work under the registry lock: \(registrations) registrations of one property type,"
+        + " median of \(rounds) round\(rounds == 1 ? "" : "s")"
+    ]
+    for call in calls {
+      lines.append(
+        "  \(call.operation.padding(toLength: 62, withPad: " ", startingAt: 0))"
+          + " A \(format(ns: call.nanoseconds)), B waited at most"
+          + " \(format(ns: call.longestWaitNanoseconds))")
+    }
+    return lines
+  }
+
+  /// The section of BENCHMARKS.md.
+  var markdown: String {
+    var md = """
+      ### Work under the registry lock
+
+      Thread A makes one call over a registry of \(registrations) registrations of one property
+      type, each for a container class of its own, while thread B resolves another property type
+      from the same registry without pause. Each of B's resolutions takes the registry's lock, so
+      the longest one that overlaps A's call is how long A's call keeps other threads waiting.
+      Median of \(rounds) round\(rounds == 1 ? "" : "s"); `--only registry-lock` runs this measure
+      alone.
+
+      | Operation | Time on thread A | Longest wait of thread B |
+      | --- | --- | --- |
+
+      """
+    for call in calls {
+      md +=
+        "| \(call.operation) | \(format(ns: call.nanoseconds))"
+        + " | \(format(ns: call.longestWaitNanoseconds)) |\n"
+    }
+    return md
+  }
 }

@@ -3,6 +3,9 @@
 //   swift run -c release --package-path Benchmarks LazyInjectBenchmarks           print the figures
 //   swift run -c release --package-path Benchmarks LazyInjectBenchmarks --write   and rewrite BENCHMARKS.md
 //   swift run -c release --package-path Benchmarks LazyInjectBenchmarks --quick   a short check for CI
+//
+// `--only registry-lock` runs only the measure of work under the registry lock, and prints it;
+// `--registrations N` sets the largest registry size (100000, or 1000 with `--quick`).
 import Foundation
 import LazyInject
 
@@ -23,14 +26,48 @@ if arguments.first == "--profile" {
   exit(0)
 }
 
+/// The argument after `flag`, if `flag` is given.
+func argument(after flag: String) -> String? {
+  guard let index = arguments.firstIndex(of: flag), index + 1 < arguments.endIndex else {
+    return nil
+  }
+  return arguments[index + 1]
+}
+
 let isQuick = arguments.contains("--quick")
 let writes = arguments.contains("--write")
-let settings = isQuick ? RunSettings.quick : .full
+var settings = isQuick ? RunSettings.quick : .full
+if arguments.contains("--registrations") {
+  guard let count = argument(after: "--registrations").flatMap(Int.init), count > 0 else {
+    print("--registrations needs a positive number")
+    exit(2)
+  }
+  guard !writes else {
+    print("--write measures the default registry sizes: drop --registrations")
+    exit(2)
+  }
+  settings.largestRegistry = count
+}
 registerLazyInjectFixtures()
 
 func step<Result>(_ name: String, _ body: () -> Result) -> Result {
   print("Measuring \(name)…")
   return body()
+}
+
+if arguments.contains("--only") {
+  guard argument(after: "--only") == "registry-lock" else {
+    print("--only knows one measure: registry-lock")
+    exit(2)
+  }
+  guard !writes else {
+    print("--only prints one measure; --write needs them all: drop --only")
+    exit(2)
+  }
+  let registryLock = step("work under the registry lock") { measureRegistryLock(settings) }
+  print()
+  print(registryLock.text.joined(separator: "\n"))
+  exit(0)
 }
 
 let results = Results(
@@ -43,7 +80,8 @@ let results = Results(
   races: step("races") { measureRaces(settings) },
   memory: step("memory") { measureMemory() },
   objectBytes: objectBytes(),
-  registration: step("registration") { measureRegistration(settings) })
+  registration: step("registration") { measureRegistration(settings) },
+  registryLock: step("work under the registry lock") { measureRegistryLock(settings) })
 
 print()
 print(results.text)

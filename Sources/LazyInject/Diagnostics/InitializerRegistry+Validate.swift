@@ -60,13 +60,9 @@ extension InitializerRegistry {
 internal protocol _LazyStorage {
   var valueType: Any.Type { get }
   var isResolved: Bool { get }
-  var slot: AnyObject? { get }
-  var boxedValue: Any? { get }
 }
 
 extension Lazy: _LazyStorage {
   var valueType: Any.Type { Value.self }
   var isResolved: Bool { _slot is _LazyBox<Value> }
-  var slot: AnyObject? { _slot }
-  var boxedValue: Any? { (_slot as? _LazyBox<Value>)?.value }
 }

@@ -136,7 +136,8 @@ public struct Lazy<Value> {
         word.pointee = marker
         _lazyinject_unlock(object)
         var isObserved = false
-        let box = _LazyResolution.box(of: Value.self, for: container, isObserved: &isObserved)
+        let box = _LazyResolution.box(
+          of: Value.self, for: container, slot: UnsafeRawPointer(slot), isObserved: &isObserved)
         _lazyinject_lock(object)
         let value: Value
         if word.pointee == marker || word.pointee == 0 {
@@ -148,7 +149,7 @@ public struct Lazy<Value> {
         _lazyinject_unlock(object)
         _LazyResolution.didPublish()
         if isObserved {
-          _LazyResolution.notify(container, of: box)
+          _LazyResolution.notify(container, slot: UnsafeRawPointer(slot), of: box.value)
         }
         return value
       }
@@ -158,7 +159,7 @@ public struct Lazy<Value> {
         return value
       }
       _lazyinject_unlock(object)
-      _LazyResolution.wait(for: Value.self, in: container) {
+      _LazyResolution.wait(for: Value.self, in: container, slot: UnsafeRawPointer(slot)) {
         _lazyinject_lock(object)
         defer { _lazyinject_unlock(object) }
         return word.pointee == marker

@@ -6,58 +6,48 @@ internal enum _LazyResolution {
   /// Guards waits for a value another thread is building.
   private static let gate = Lock()
 
-  /// Resolves `Value` for `container` from the shared registry, or stops the program with the
-  /// resolution error's message.
+  /// Resolves `Value` for `container` from the shared registry, through the property's `slot`,
+  /// or stops the program with the resolution error's message.
   ///
   /// Also sets `isObserved` to whether the container wants to hear of the injection.
-  @inlinable
+  @usableFromInline
   internal static func box<Value>(
-    of type: Value.Type, for container: AnyObject, isObserved: inout Bool
+    of type: Value.Type, for container: AnyObject, slot: UnsafeRawPointer, isObserved: inout Bool
   ) -> _LazyBox<Value> {
     var origin: _LazyOrigin?
-    let value = resolve(type, for: container, origin: &origin, isObserved: &isObserved)
-    return _LazyBox(value, origin: origin)
-  }
-
-  @usableFromInline
-  internal static func resolve<Value>(
-    _ type: Value.Type, for container: AnyObject, origin: inout _LazyOrigin?,
-    isObserved: inout Bool
-  ) -> Value {
     do {
-      return try InitializerRegistry.shared.resolve(
-        type, for: container, origin: &origin, isObserved: &isObserved)
+      let value = try InitializerRegistry.shared.resolve(
+        type, for: container, slot: slot, origin: &origin, isObserved: &isObserved)
+      return _LazyBox(value, origin: origin)
     } catch {
       fatalError("\(error)")
     }
   }
 
-  /// Tells `container`, an `InjectionObserving` object, that it received `box`'s value.
+  /// Tells `container`, an `InjectionObserving` object, that its property at `slot` received
+  /// `value`.
+  ///
+  /// The property is found by its offset in the class, without reading any other property.
   @usableFromInline
-  internal static func notify(_ container: AnyObject, of box: AnyObject) {
+  internal static func notify(_ container: AnyObject, slot: UnsafeRawPointer, of value: Any) {
     guard let observer = container as? any InjectionObserving else { return }
-    var mirror: Mirror? = Mirror(reflecting: container)
-    while let current = mirror {
-      for child in current.children {
-        if let property = child.value as? any _LazyStorage, property.slot === box,
-          let label = child.label
-        {
-          observer.didInject(property.boxedValue!, intoPropertyNamed: String(label.dropFirst()))
-          return
-        }
-      }
-      mirror = current.superclassMirror
-    }
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    guard let name = propertyName(at: slot, in: object, of: type(of: container)) else { return }
+    observer.didInject(value, intoPropertyNamed: name)
   }
 
   /// Waits while `isInFlight()` (which looks at the slot under its lock) says another thread is
-  /// building the value; unless this thread is the one building it, which means the
-  /// initializers form a cycle: then stops the program.
+  /// building the value of the property at `slot`; unless this thread is the one building it,
+  /// or waiting would close a cycle through other threads: then stops the program.
   @usableFromInline
   internal static func wait(
-    for property: Any.Type, in container: AnyObject, while isInFlight: () -> Bool
+    for property: Any.Type, in container: AnyObject, slot: UnsafeRawPointer,
+    while isInFlight: () -> Bool
   ) {
-    if let error = ResolutionFrame.cycleError(resolving: property, for: container) {
+    if let error = ResolutionFrame.cycleError(resolving: property, for: container, slot: slot) {
+      fatalError("\(error)")
+    }
+    if let error = WaitGraph.willWait(for: .slot(slot)) {
       fatalError("\(error)")
     }
     gate.withLock {
@@ -67,6 +57,7 @@ internal enum _LazyResolution {
       }
       _ = _lazyinject_waiters_add(-1)
     }
+    WaitGraph.didWait()
   }
 
   /// Wakes the threads in `wait`, if any, after a slot changed; call with the slot unlocked.

@@ -54,8 +54,19 @@ public final class InitializerRegistry: Sendable {
   @exclusivity(unchecked) nonisolated(unsafe) internal var tracerStorage:
     (@Sendable (ResolutionEvent) -> Void)?
 
+  /// Shared instances of the registries below this override layer whose build used its rules,
+  /// by registration: they belong to the layer and die with it.
+  @exclusivity(unchecked) nonisolated(unsafe) internal var adoptedInstances:
+    [ObjectIdentifier: AdoptedInstance] = [:]
+
   /// 0 for a registry; n for the registry holding the n-th override layer over another.
   internal let overrideDepth: Int
+
+  /// The registry an override layer overrides; nil for a registry.
+  private let overridden: ObjectIdentifier?
+
+  /// The registry itself, or for an override layer, the registry it overrides.
+  internal var root: ObjectIdentifier { overridden ?? ObjectIdentifier(self) }
 
   internal enum AutomaticModules {
     case pending
@@ -77,12 +88,14 @@ public final class InitializerRegistry: Sendable {
   private init(installsAutomaticModules: Bool) {
     automaticModules = installsAutomaticModules ? .pending : .installed
     overrideDepth = 0
+    overridden = nil
   }
 
   /// Creates the registry of an override layer `depth` layers above `base`.
   internal init(overriding base: InitializerRegistry, depth: Int) {
     automaticModules = .installed
     overrideDepth = depth
+    overridden = ObjectIdentifier(base)
     duplicateHandler = base.withState { base.duplicateHandler }
   }
 

@@ -95,6 +95,11 @@ internal struct RuleTable {
     registrations[ObjectIdentifier(property)].map { Array($0.values) } ?? []
   }
 
+  /// The property types with a registration, in no particular order.
+  var propertyTypes: [Any.Type] {
+    registrations.values.compactMap { $0.values.first?.propertyType }
+  }
+
   /// Every registration, in no particular order.
   var allRegistrations: [AnyRegistration] {
     registrations.values.flatMap(\.values)

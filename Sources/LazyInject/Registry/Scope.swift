@@ -34,29 +34,45 @@ extension InitializerRegistry {
 
   /// The value of `registration` for `container`, built or found according to its scope.
   internal func instance<Property>(
-    of registration: Registration<Property>, for container: AnyObject
+    of registration: Registration<Property>, for container: AnyObject,
+    frame: UnsafeMutablePointer<ResolutionFrame>
   ) throws -> Property {
     guard registration.scope != .unique else {
       return try build(registration, for: container)
     }
-    return try sharedInstance(of: registration, for: container)
+    return try sharedInstance(of: registration, for: container, frame: frame)
   }
 
   /// The instance of a `.singleton` or `.weak` registration, built by exactly one thread.
   ///
+  /// An instance whose build used a rule of an override layer above this registry belongs to
+  /// that layer (the innermost one used): it is kept there, seen only by resolutions under that
+  /// layer, and dies with it. Other threads wait for a build under way, unless waiting would
+  /// close a cycle (see `WaitGraph`).
+  ///
   /// The kept instance travels as `Any` and is cast once: an optional of the generic `Property`
   /// made this path look up generic metadata on every call (a fifth of its time, measured).
   private func sharedInstance<Property>(
-    of registration: Registration<Property>, for container: AnyObject
+    of registration: Registration<Property>, for container: AnyObject,
+    frame: UnsafeMutablePointer<ResolutionFrame>
   ) throws -> Property {
     let thread = _lazyinject_thread_identity()
+    let layers = OverrideScope.current
+    let adopters = layers.isEmpty ? [] : layersAbove(in: layers)
     let kept: Any? = try lock.withLock {
       while true {
+        for layer in adopters.reversed() {
+          if let adopted = layer.adoptedInstance(of: registration) {
+            frame.pointee.use(layer)
+            return adopted
+          }
+        }
         if let kept = keptInstance(of: registration) {
           return kept
         }
         guard let builder = registration.builder else {
           registration.builder = thread
+          frame.pointee.building = ObjectIdentifier(registration)
           return nil
         }
         if builder == thread {
@@ -64,26 +80,45 @@ extension InitializerRegistry {
             steps: ResolutionFrame.chain.map(\.summary) + ["\(registration.rule) again"],
             isDepthLimit: false)
         }
+        if let cycle = WaitGraph.willWait(for: .registration(ObjectIdentifier(registration))) {
+          throw cycle
+        }
         waitForAnotherThread()
+        WaitGraph.didWait()
       }
     }
     if let kept {
       return kept as! Property
     }
+    let finish = { [self] in
+      registration.builder = nil
+      frame.pointee.building = nil
+      wakeWaitingThreads()
+    }
     do {
       let value = try build(registration, for: container)
+      // The layer whose rules the build used, if it lies above this registry.
+      let owner = frame.pointee.layer.flatMap { $0.overrideDepth > overrideDepth ? $0 : nil }
       try lock.withLock {
-        registration.builder = nil
-        wakeWaitingThreads()
-        try keep(value, in: registration)
+        finish()
+        if let owner {
+          try owner.adopt(value, of: registration)
+        } else {
+          try keep(value, in: registration)
+        }
       }
       return value
     } catch {
-      lock.withLock {
-        registration.builder = nil
-        wakeWaitingThreads()
-      }
+      lock.withLock(finish)
       throw error
+    }
+  }
+
+  /// The override layers in `layers` above this registry (the registry itself, or a layer), over
+  /// the same registry, outermost first.
+  private func layersAbove(in layers: [OverrideLayer]) -> [InitializerRegistry] {
+    layers.compactMap { layer in
+      layer.base == root && layer.registry.overrideDepth > overrideDepth ? layer.registry : nil
     }
   }
 
@@ -119,15 +154,68 @@ extension InitializerRegistry {
     case .singleton:
       registration.singleton = value
     case .weak:
-      let dynamicType = type(of: value as Any)
-      guard dynamicType is AnyObject.Type else {
-        throw ResolutionError.weakScopeRequiresClass(
-          rule: registration.rule, valueType: dynamicType)
-      }
-      registration.weakInstance = value as AnyObject
+      registration.weakInstance = try Self.weakObject(value, of: registration)
     case .unique:
       break
     }
+  }
+
+  /// The instance of another registry's `registration` that this override layer keeps.
+  ///
+  /// Call with the lock of the registration's registry held; takes this layer's lock (always
+  /// after the lock of a registry below it).
+  internal func adoptedInstance(of registration: AnyRegistration) -> Any? {
+    lock.withLock {
+      guard let adopted = adoptedInstances[ObjectIdentifier(registration)] else { return nil }
+      return registration.scope == .weak ? adopted.object : adopted.value
+    }
+  }
+
+  /// Keeps `value`, an instance of another registry's `registration` built with this layer's
+  /// rules, in this layer.
+  ///
+  /// Call with the lock of the registration's registry held.
+  internal func adopt<Property>(_ value: Property, of registration: Registration<Property>)
+    throws
+  {
+    let adopted =
+      registration.scope == .weak
+      ? AdoptedInstance(
+        registration: registration, object: try Self.weakObject(value, of: registration))
+      : AdoptedInstance(registration: registration, value: value)
+    lock.withLock { adoptedInstances[ObjectIdentifier(registration)] = adopted }
+  }
+
+  /// The object a `.weak` registration keeps for `value`, looking through `Optional` and
+  /// existentials; nil for a nil optional.
+  private static func weakObject(_ value: Any, of registration: AnyRegistration) throws
+    -> AnyObject?
+  {
+    guard let unwrapped = unwrappingOptionals(value) else { return nil }
+    let dynamicType = type(of: unwrapped)
+    guard dynamicType is AnyObject.Type else {
+      throw ResolutionError.weakScopeRequiresClass(rule: registration.rule, valueType: dynamicType)
+    }
+    return unwrapped as AnyObject
+  }
+}
+
+/// A shared instance of a registry below an override layer, kept by the layer because its build
+/// used the layer's rules.
+internal struct AdoptedInstance {
+  /// Keeps the registration, so that its identifier is not reused while this entry lives.
+  let registration: AnyRegistration
+  var value: Any?
+  weak var object: AnyObject?
+
+  init(registration: AnyRegistration, value: Any) {
+    self.registration = registration
+    self.value = value
+  }
+
+  init(registration: AnyRegistration, object: AnyObject?) {
+    self.registration = registration
+    self.object = object
   }
 }
 
@@ -144,13 +232,15 @@ extension InitializerRegistry {
   /// Values already resolved into `@Lazy` properties stay where they are.
   public func resetSingletons() {
     let dropped: [Any] = withState {
-      table.allRegistrations.compactMap { registration in
-        defer {
-          registration.singleton = nil
-          registration.weakInstance = nil
+      defer { adoptedInstances.removeAll() }
+      return Array(adoptedInstances.values)
+        + table.allRegistrations.compactMap { registration in
+          defer {
+            registration.singleton = nil
+            registration.weakInstance = nil
+          }
+          return registration.singleton
         }
-        return registration.singleton
-      }
     }
     withExtendedLifetime(dropped) {}  // Released after unlocking: their deinit may resolve.
   }

@@ -22,32 +22,64 @@ extension InitializerRegistry {
   }
 
   /// Resolves; sets `origin` to what produced the value, and `isObserved` to whether the
-  /// container conforms to `InjectionObserving`.
+  /// container conforms to `InjectionObserving`. `slot` is the `@Lazy` property's storage, for a
+  /// first read.
   internal func resolve<Property>(
-    _ propertyType: Property.Type, for container: AnyObject, origin: inout _LazyOrigin?,
-    isObserved: inout Bool
+    _ propertyType: Property.Type, for container: AnyObject, slot: UnsafeRawPointer? = nil,
+    origin: inout _LazyOrigin?, isObserved: inout Bool
   ) throws -> Property {
-    try ResolutionFrame.push(property: propertyType, for: container) {
+    try ResolutionFrame.push(property: propertyType, for: container, slot: slot) { frame in
       let containerClass: AnyClass = type(of: container)
-      let lookup = self.lookUp(propertyType, in: containerClass)
-      isObserved = lookup.isObserved
-      let start = lookup.tracer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
-      let value: Property
-      if let found = lookup.registration {
-        let registration = unsafeDowncast(found, to: Registration<Property>.self)
-        origin = .registration(registration)
-        value = try lookup.owner.instance(of: registration, for: container)
-      } else if let defaultType = propertyType as? any DefaultInitializable.Type {
-        origin = .defaultInitializer(propertyType)
-        value = defaultType.init() as! Property
-      } else {
-        throw missingInitializerError(propertyType, in: containerClass)
+      var tracer: (@Sendable (ResolutionEvent) -> Void)?
+      var start: UInt64 = 0
+      guard
+        let value = try value(
+          of: propertyType, for: container, frame: frame, origin: &origin,
+          isObserved: &isObserved, tracer: &tracer, start: &start)
+      else {
+        throw missingInitializerError(propertyType, in: containerClass, frame: frame.pointee)
       }
-      if let tracer = lookup.tracer {
-        tracer(ResolutionEvent(origin: origin!, containerClass: containerClass, start: start))
+      if let tracer, let origin {
+        tracer(ResolutionEvent(origin: origin, containerClass: containerClass, start: start))
       }
       return value
     }
+  }
+
+  /// The value of the first rule that applies to `propertyType` in `container`: a registration
+  /// (the innermost override layer's first), `init()`, or for an optional type, the rules of the
+  /// wrapped type; nil if none applies.
+  internal func value<Property>(
+    of propertyType: Property.Type, for container: AnyObject,
+    frame: UnsafeMutablePointer<ResolutionFrame>, origin: inout _LazyOrigin?,
+    isObserved: inout Bool, tracer: inout (@Sendable (ResolutionEvent) -> Void)?,
+    start: inout UInt64
+  ) throws -> Property? {
+    let lookup = lookUp(propertyType, in: type(of: container))
+    isObserved = lookup.isObserved
+    tracer = lookup.tracer
+    if tracer != nil && start == 0 {
+      start = DispatchTime.now().uptimeNanoseconds
+    }
+    if let found = lookup.registration {
+      let registration = unsafeDowncast(found, to: Registration<Property>.self)
+      origin = .registration(registration)
+      if lookup.owner !== self {
+        frame.pointee.use(lookup.owner)
+      }
+      return try lookup.owner.instance(of: registration, for: container, frame: frame)
+    }
+    if let defaultType = propertyType as? any DefaultInitializable.Type {
+      origin = .defaultInitializer(propertyType)
+      return (defaultType.init() as! Property)
+    }
+    if let optionalType = propertyType as? any _OptionalDependency.Type {
+      let value = try optionalType.resolveWrapped(
+        from: self, for: container, frame: frame, origin: &origin, isObserved: &isObserved,
+        tracer: &tracer, start: &start)
+      return (value as! Property)
+    }
+    return nil
   }
 
   /// What a resolution uses: the matching registration and the registry that owns it (the
@@ -80,17 +112,17 @@ extension InitializerRegistry {
   ///
   /// Only the matching registrations are copied under the lock; their rules are built and sorted
   /// after unlocking, so that a miss never holds up other threads' resolutions.
-  internal func missingInitializerError(_ property: Any.Type, in containerClass: AnyClass)
-    -> ResolutionError
-  {
+  internal func missingInitializerError(
+    _ property: Any.Type, in containerClass: AnyClass, frame: ResolutionFrame
+  ) -> ResolutionError {
     let registered = withState { table.registrations(for: property) }
     return ResolutionError.missingInitializer(
-      property: property, containerClass: containerClass,
-      searched: RuleTable.ancestry(of: containerClass),
+      property: property, propertyPath: frame.slot == nil ? nil : frame.propertyPath,
+      containerClass: containerClass, searched: RuleTable.ancestry(of: containerClass),
       registered: registered.map(\.rule).sorted {
         ($0.containerTypeName ?? "") < ($1.containerTypeName ?? "")
       },
-      chain: ResolutionFrame.chain)
+      nearMisses: nearMisses(for: property), chain: ResolutionFrame.chain)
   }
 
   /// The most specific registration of this registry; also reads the tracer, under the same

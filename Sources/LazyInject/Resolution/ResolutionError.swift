@@ -49,12 +49,13 @@ public struct ResolutionError: Error, CustomStringConvertible {
 
 extension ResolutionError {
   static func missingInitializer(
-    property: Any.Type, containerClass: AnyClass, searched: [AnyClass],
-    registered: [InitializerRegistry.Rule], chain: [ResolutionFrame]
+    property: Any.Type, propertyPath: String?, containerClass: AnyClass, searched: [AnyClass],
+    registered: [InitializerRegistry.Rule], nearMisses: [InitializerRegistry.Rule],
+    chain: [ResolutionFrame]
   ) -> ResolutionError {
     let propertyName = typeName(property)
     let containerName = typeName(containerClass)
-    var lines = ["LazyInject could not build \(propertyName) for \(containerName)."]
+    var lines = ["LazyInject could not build \(propertyName) for \(propertyPath ?? containerName)."]
     lines.append(contentsOf: neededBy(chain))
     let classes = searched.map(typeName).joined(separator: ", ")
     lines.append("Searched, in order: \(classes), then the root default.")
@@ -67,6 +68,15 @@ extension ResolutionError {
           "  - \(rule.containerTypeName ?? "the root default") (\(rule.fileID ?? "?"):\(rule.line ?? 0))"
         })
     }
+    if !nearMisses.isEmpty {
+      lines.append(
+        "Did you mean one of these? They are registered for a related type, which a"
+          + " \(propertyName) property does not use:")
+      lines.append(contentsOf: nearMisses.map { "  - \($0)" })
+      lines.append(
+        "A property uses only the registrations of its own declared type (and, for T?, of T):"
+          + " register \(propertyName).self, or declare the property with the registered type.")
+    }
     lines.append("\(propertyName) is not DefaultInitializable, so init() was not tried.")
     lines.append("Fix: register an initializer for this container or one of its superclasses, e.g.")
     lines.append(
@@ -76,13 +86,21 @@ extension ResolutionError {
     return ResolutionError(.missingInitializer, lines.joined(separator: "\n"))
   }
 
-  static func dependencyCycle(steps: [String], isDepthLimit: Bool) -> ResolutionError {
-    var lines = ["LazyInject found a dependency cycle:"]
+  static func dependencyCycle(steps: [String], isDepthLimit: Bool, acrossThreads: Bool = false)
+    -> ResolutionError
+  {
+    var lines = [
+      acrossThreads
+        ? "LazyInject found a dependency cycle across threads: each waits for a value another"
+          + " is building."
+        : "LazyInject found a dependency cycle:"
+    ]
     lines.append("  " + steps.joined(separator: "\n  -> "))
     if isDepthLimit {
       lines.append(
-        "Resolution went \(ResolutionFrame.maximumDepth) initializers deep, which only a cycle does."
-      )
+        "Resolution went \(steps.count - 1) initializers deep (the limit is"
+          + " \(ResolutionFrame.maximumDepth), or less where the thread's stack is nearly used"
+          + " up), which only a cycle does.")
     }
     lines.append(
       "Fix: break the cycle, for example by building one of these values without reading the"

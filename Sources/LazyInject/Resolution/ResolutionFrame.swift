@@ -1,72 +1,134 @@
 import _LazyInjectShims
 
-/// One resolution under way on this thread: the chain of frames is how cycles are found.
+/// One resolution under way on this thread: the chain of frames is how cycles are found, how
+/// deep chains are stopped before the stack overflows, and what other threads wait for.
 ///
 /// Frames live on the call stack and are linked through a thread-local pointer, so tracking
 /// costs no allocation.
 internal struct ResolutionFrame {
-  /// Deeper than this, a chain is reported as a cycle before the stack overflows.
+  /// Deeper than this, a chain is reported as a cycle. A thread whose stack is nearly used up
+  /// stops earlier, whatever its depth.
   static let maximumDepth = 200
 
   let property: Any.Type
   let containerClass: AnyClass
-  let container: ObjectIdentifier
-  let parent: UnsafeMutableRawPointer?
+  /// The container's address; the container is not retained (the caller holds it).
+  let container: UnsafeRawPointer
+  /// The `@Lazy` property's slot, for a first read; nil for an explicit `resolve`.
+  let slot: UnsafeRawPointer?
+  let parent: UnsafeMutablePointer<ResolutionFrame>?
+  /// How many frames are outside this one.
+  let depth: Int
 
-  /// `"ResourceLoader in UsersViewController"`.
+  /// The `.singleton` or `.weak` registration this resolution builds, once it builds one: other
+  /// threads may wait for it.
+  var building: ObjectIdentifier?
+
+  /// The innermost override layer whose rules this resolution used, itself or through the
+  /// resolutions nested in it; nil if it used none. A shared instance built with such a rule
+  /// belongs to that layer.
+  var layer: InitializerRegistry?
+
+  /// `"ResourceLoader in UsersViewController.resourceLoader"`; without the property's name for
+  /// an explicit `resolve`.
   var summary: String {
-    "\(typeName(property)) in \(typeName(containerClass))"
+    "\(typeName(property)) in \(propertyPath)"
   }
 
-  /// Runs `body` as the resolution of `property` for `container`.
+  /// `"UsersViewController.resourceLoader"`, or the container's class alone when the property is
+  /// unknown.
+  var propertyPath: String {
+    guard let slot, let name = propertyName(at: slot, in: container, of: containerClass) else {
+      return typeName(containerClass)
+    }
+    return "\(typeName(containerClass)).\(name)"
+  }
+
+  /// Whether this frame resolves the same thing as a resolution of `property` for `container`
+  /// through `slot` would: the same `@Lazy` property, or, when either is an explicit `resolve`,
+  /// the same type for the same object.
+  func resolvesSame(property: Any.Type, container: UnsafeRawPointer, slot: UnsafeRawPointer?)
+    -> Bool
+  {
+    guard container == self.container else { return false }
+    if let slot, let own = self.slot {
+      return slot == own
+    }
+    return property == self.property
+  }
+
+  /// Marks `layer` as used by this resolution, if it is deeper than the one already marked.
+  mutating func use(_ layer: InitializerRegistry?) {
+    guard let layer, layer.overrideDepth > (self.layer?.overrideDepth ?? 0) else { return }
+    self.layer = layer
+  }
+
+  /// The innermost resolution under way on this thread, if any.
+  static var current: UnsafeMutablePointer<ResolutionFrame>? {
+    _lazyinject_current_frame()?.assumingMemoryBound(to: ResolutionFrame.self)
+  }
+
+  /// Runs `body` as the resolution of `property` for `container`, through `slot` for a `@Lazy`
+  /// property.
   ///
-  /// - Throws: A cycle error, without running `body`, if this thread is already resolving
-  ///   `property` for `container` or is `maximumDepth` resolutions deep.
+  /// - Throws: A cycle error, without running `body`, if this thread is already resolving the
+  ///   same thing, is `maximumDepth` resolutions deep, or has nearly used up its stack.
   static func push<Result>(
-    property: Any.Type, for container: AnyObject, _ body: () throws -> Result
+    property: Any.Type, for container: AnyObject, slot: UnsafeRawPointer?,
+    _ body: (UnsafeMutablePointer<ResolutionFrame>) throws -> Result
   ) throws -> Result {
-    if let error = cycleError(resolving: property, for: container) {
+    if let error = cycleError(resolving: property, for: container, slot: slot) {
       throw error
     }
+    let parent = current
     var frame = ResolutionFrame(
       property: property, containerClass: type(of: container),
-      container: ObjectIdentifier(container), parent: _lazyinject_current_frame())
+      container: UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque()), slot: slot,
+      parent: parent, depth: (parent?.pointee.depth ?? -1) + 1)
     return try withUnsafeMutablePointer(to: &frame) { pointer in
       _lazyinject_set_current_frame(pointer)
-      defer { _lazyinject_set_current_frame(pointer.pointee.parent) }
-      return try body()
+      defer {
+        _lazyinject_set_current_frame(parent)
+        // What this resolution used, the resolution that needed it used too.
+        parent?.pointee.use(pointer.pointee.layer)
+      }
+      return try body(pointer)
     }
   }
 
   /// The resolutions under way on this thread, outermost first.
   static var chain: [ResolutionFrame] {
     var frames: [ResolutionFrame] = []
-    var next = _lazyinject_current_frame()
+    var next = current
     while let pointer = next {
-      let frame = pointer.assumingMemoryBound(to: ResolutionFrame.self).pointee
-      frames.append(frame)
-      next = frame.parent
+      frames.append(pointer.pointee)
+      next = pointer.pointee.parent
     }
     return frames.reversed()
   }
 
-  /// The error to report if resolving `property` for `container` now would close a cycle.
-  static func cycleError(resolving property: Any.Type, for container: AnyObject) -> ResolutionError?
-  {
-    var depth = 0
-    var next = _lazyinject_current_frame()
+  /// The error to report if resolving `property` for `container` (through `slot`) now would
+  /// close a cycle on this thread, or go too deep.
+  static func cycleError(
+    resolving property: Any.Type, for container: AnyObject, slot: UnsafeRawPointer?
+  ) -> ResolutionError? {
+    let address = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    var next = current
+    let isTooDeep =
+      (next?.pointee.depth ?? -1) + 1 >= maximumDepth || _lazyinject_stack_is_low() != 0
     var closesCycle = false
-    while let pointer = next {
-      let frame = pointer.assumingMemoryBound(to: ResolutionFrame.self).pointee
-      if frame.property == property && frame.container == ObjectIdentifier(container) {
+    while !isTooDeep, let pointer = next {
+      if pointer.pointee.resolvesSame(property: property, container: address, slot: slot) {
         closesCycle = true
         break
       }
-      depth += 1
-      next = frame.parent
+      next = pointer.pointee.parent
     }
-    guard closesCycle || depth >= maximumDepth else { return nil }
-    let steps = chain.map(\.summary) + ["\(typeName(property)) in \(typeName(type(of: container)))"]
-    return .dependencyCycle(steps: steps, isDepthLimit: !closesCycle)
+    guard closesCycle || isTooDeep else { return nil }
+    let attempt = ResolutionFrame(
+      property: property, containerClass: type(of: container), container: address, slot: slot,
+      parent: nil, depth: 0)
+    return .dependencyCycle(
+      steps: chain.map(\.summary) + [attempt.summary], isDepthLimit: !closesCycle)
   }
 }

@@ -82,4 +82,19 @@ static inline void _lazyinject_set_current_frame(void *_Nullable frame) {
 /// An address unique to the calling thread while it lives.
 const void *_Nonnull _lazyinject_thread_identity(void);
 
+/// The lowest address of the calling thread's stack that a resolution may reach: the stack's
+/// end plus a margin for reporting an error (building its message, stopping the program).
+/// 0 if the stack's bounds are unknown. Computed once per thread.
+uintptr_t _lazyinject_stack_floor(void);
+
+/// Whether the calling thread's stack is nearly used up: nested resolutions must stop here.
+static inline int _lazyinject_stack_is_low(void) {
+  uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+  return here < _lazyinject_stack_floor();
+}
+
+/// For `(any P).self`, the existential metatype `any P.Type`; NULL for any other type.
+/// Diagnostics use it to ask whether a registered type conforms to a requested protocol.
+const void *_Nullable _lazyinject_existential_metatype(const void *_Nonnull type);
+
 #endif

@@ -1,0 +1,33 @@
+import _LazyInjectShims
+
+extension InitializerRegistry {
+  /// Rules for types close to `property` that a missing-registration message should mention: for
+  /// `T`, a registration of `T?`; for `any P`, registrations of types that conform to `P`.
+  ///
+  /// Only references are copied under the lock; conformances are checked after unlocking.
+  internal func nearMisses(for property: Any.Type) -> [Rule] {
+    var types = [optionalType(wrapping: property)]
+    if let metatype = _lazyinject_existential_metatype(
+      unsafeBitCast(property, to: UnsafeRawPointer.self))
+    {
+      let existentialMetatype = unsafeBitCast(metatype, to: Any.Type.self)
+      let registered = withState { table.propertyTypes }
+      types += registered.filter { isValue($0, of: existentialMetatype) }
+    }
+    let near = withState { types.flatMap { table.registrations(for: $0) } }
+    return near.map(\.rule).sorted { $0.description < $1.description }
+  }
+}
+
+/// `Optional<property>.self`.
+private func optionalType(wrapping property: Any.Type) -> Any.Type {
+  func wrap<Wrapped>(_: Wrapped.Type) -> Any.Type { Wrapped?.self }
+  return _openExistential(property, do: wrap)
+}
+
+/// Whether the metatype `type` is an instance of `metatype`, an existential metatype
+/// `any P.Type`: whether `type` conforms to `P`.
+private func isValue(_ type: Any.Type, of metatype: Any.Type) -> Bool {
+  func check<Metatype>(_: Metatype.Type) -> Bool { (type as Any) is Metatype }
+  return _openExistential(metatype, do: check)
+}
