@@ -44,7 +44,8 @@ struct AutomaticModuleTests {
   @Test func testOverridesSeeTheModulesBeforeAnyResolution() async {
     await #expect(processExitsWith: .success) {
       let registry = InitializerRegistry.shared
-      registry.withOverrides { _ in } operation: {
+      registry.withOverrides { _ in
+      } operation: {
         let explanation = registry.explain(ResourceLoader.self, in: UsersViewController.self)
         if !explanation.contains("UsersViewController: registered") {
           fail("the override layer hides the modules:\n\(explanation)")

@@ -195,7 +195,8 @@ struct OverrideLifetimeTests {
       let entered = DispatchSemaphore(value: 0)
       let leave = DispatchSemaphore(value: 0)
       Thread.detachNewThread {
-        InitializerRegistry.shared.withOverrides { _ in } operation: {
+        InitializerRegistry.shared.withOverrides { _ in
+        } operation: {
           entered.signal()
           leave.wait()
         }

@@ -21,9 +21,10 @@ extension InitializerRegistry {
     return try resolve(propertyType, for: container, origin: &origin, isObserved: &isObserved)
   }
 
-  /// Resolves; sets `origin` to what produced the value, and `isObserved` to whether the
-  /// container conforms to `InjectionObserving`. `slot` is the `@Lazy` property's storage, for a
-  /// first read.
+  /// Resolves `propertyType` for `container`, through `slot` for a `@Lazy` property's first read.
+  ///
+  /// Sets `origin` to what produced the value, and `isObserved` to whether the container
+  /// conforms to `InjectionObserving`.
   internal func resolve<Property>(
     _ propertyType: Property.Type, for container: AnyObject, slot: UnsafeRawPointer? = nil,
     origin: inout _LazyOrigin?, isObserved: inout Bool

@@ -6,8 +6,9 @@ import _LazyInjectShims
 /// Frames live on the call stack and are linked through a thread-local pointer, so tracking
 /// costs no allocation.
 internal struct ResolutionFrame {
-  /// Deeper than this, a chain is reported as a cycle. A thread whose stack is nearly used up
-  /// stops earlier, whatever its depth.
+  /// Deeper than this, a chain is reported as a cycle.
+  ///
+  /// A thread whose stack is nearly used up stops earlier, whatever its depth.
   static let maximumDepth = 200
 
   let property: Any.Type
@@ -24,9 +25,10 @@ internal struct ResolutionFrame {
   /// threads may wait for it.
   var building: ObjectIdentifier?
 
-  /// The innermost override layer whose rules this resolution used, itself or through the
-  /// resolutions nested in it; nil if it used none. A shared instance built with such a rule
-  /// belongs to that layer.
+  /// The innermost override layer whose rules this resolution used, if any.
+  ///
+  /// Counts the resolutions nested in this one. A shared instance built with such a rule belongs
+  /// to that layer.
   var layer: InitializerRegistry?
 
   /// `"ResourceLoader in UsersViewController.resourceLoader"`; without the property's name for

@@ -19,7 +19,9 @@ internal enum WaitGraph {
   private struct Waiter {
     let thread: UnsafeRawPointer
     let resource: Resource
-    /// The waiting thread's resolutions, outermost first: what it builds. Stable while it waits.
+    /// The waiting thread's resolutions, outermost first: what it builds.
+    ///
+    /// Stable while it waits.
     let chain: [ResolutionFrame]
   }
 
