@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdlib.h>
 
 _lazyinject_stripe _lazyinject_stripes[LAZYINJECT_STRIPE_COUNT];
 uintptr_t _lazyinject_in_flight_marker_storage = 0;
@@ -84,4 +85,22 @@ const void *_lazyinject_existential_metatype(const void *type) {
     return 0;
   }
   return swift_getExistentialMetatypeMetadata(type);
+}
+
+static pthread_key_t frame_arena_key;
+static pthread_once_t frame_arena_once = PTHREAD_ONCE_INIT;
+static _Thread_local void *frame_arena = 0;
+
+static void create_frame_arena_key(void) { pthread_key_create(&frame_arena_key, free); }
+
+void *_lazyinject_frame_arena(uintptr_t bytes) {
+  if (frame_arena == 0) {
+    pthread_once(&frame_arena_once, create_frame_arena_key);
+    frame_arena = malloc(bytes);
+    if (frame_arena == 0) {
+      abort();
+    }
+    pthread_setspecific(frame_arena_key, frame_arena);  // Freed at the thread's exit.
+  }
+  return frame_arena;
 }

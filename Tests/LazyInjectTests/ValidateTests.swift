@@ -47,9 +47,11 @@ struct ValidateTests {
     #expect(error.description.contains("cannot resolve 2 properties of LazyInjectTests.Screen"))
     #expect(
       error.description.contains(
-        "  - missing: LazyInjectTests.MissingTwo; searched LazyInjectTests.Screen, LazyInjectTests.BaseScreen, then the root default"
+        "  - LazyInjectTests.Screen.missing: LazyInjectTests.MissingTwo; searched LazyInjectTests.Screen, LazyInjectTests.BaseScreen, then the root default"
       ))
-    #expect(error.description.contains("  - missingInBase: LazyInjectTests.MissingOne"))
+    #expect(
+      error.description.contains(
+        "  - LazyInjectTests.Screen.missingInBase: LazyInjectTests.MissingOne"))
     #expect(!error.description.contains("registered:"))
     #expect(!error.description.contains("buildable:"))
   }

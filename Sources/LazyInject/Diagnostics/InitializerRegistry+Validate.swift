@@ -28,7 +28,7 @@ extension InitializerRegistry {
         guard !canResolve(property.valueType, in: containerClass) else { continue }
         let name = child.label.map { String($0.dropFirst()) } ?? "?"
         problems.append(
-          "  - \(name): \(typeName(property.valueType)); searched "
+          "  - \(typeName(containerClass)).\(name): \(typeName(property.valueType)); searched "
             + RuleTable.ancestry(of: containerClass).map(typeName).joined(separator: ", ")
             + ", then the root default")
       }
@@ -52,7 +52,8 @@ extension InitializerRegistry {
       }
       if found != nil { return true }
     }
-    return property is any DefaultInitializable.Type
+    // An optional property with no rule is nil, which is not a failure.
+    return property is any DefaultInitializable.Type || property is any _OptionalDependency.Type
   }
 }
 

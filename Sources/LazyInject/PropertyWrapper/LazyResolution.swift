@@ -20,8 +20,17 @@ internal enum _LazyResolution {
         type, for: container, slot: slot, origin: &origin, isObserved: &isObserved)
       return _LazyBox(value, origin: origin)
     } catch {
-      fatalError("\(error)")
+      stop(error)
     }
+  }
+
+  /// Stops the program with `error`'s message.
+  ///
+  /// Out of line: the message's temporaries would otherwise take stack in every level of a deep
+  /// chain of first reads.
+  @inline(never)
+  internal static func stop(_ error: any Error) -> Never {
+    fatalError("\(error)")
   }
 
   /// Tells `container`, an `InjectionObserving` object, that its property at `slot` received
@@ -45,10 +54,10 @@ internal enum _LazyResolution {
     while isInFlight: () -> Bool
   ) {
     if let error = ResolutionFrame.cycleError(resolving: property, for: container, slot: slot) {
-      fatalError("\(error)")
+      stop(error)
     }
     if let error = WaitGraph.willWait(for: .slot(slot)) {
-      fatalError("\(error)")
+      stop(error)
     }
     gate.withLock {
       _ = _lazyinject_waiters_add(1)

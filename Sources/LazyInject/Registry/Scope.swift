@@ -127,12 +127,24 @@ extension InitializerRegistry {
   {
     do {
       return try registration.make(container)
-    } catch let error as ResolutionError {
-      throw error
     } catch {
-      throw ResolutionError.initializerFailed(
-        error, rule: registration.rule, chain: ResolutionFrame.chain)
+      throw Self.failure(error, of: registration)
     }
+  }
+
+  /// The error to throw when `registration`'s initializer threw `error`: nested resolution
+  /// errors pass through; others are wrapped with the rule and the chain.
+  ///
+  /// Out of line: its temporaries would otherwise take stack in every level of a deep chain.
+  @inline(never)
+  private static func failure(_ error: any Error, of registration: AnyRegistration)
+    -> any Error
+  {
+    if error is ResolutionError {
+      return error
+    }
+    return ResolutionError.initializerFailed(
+      error, rule: registration.rule, chain: ResolutionFrame.chain)
   }
 
   /// The instance a `.singleton` or `.weak` registration keeps.

@@ -29,22 +29,33 @@ extension InitializerRegistry {
     _ propertyType: Property.Type, for container: AnyObject, slot: UnsafeRawPointer? = nil,
     origin: inout _LazyOrigin?, isObserved: inout Bool
   ) throws -> Property {
-    try ResolutionFrame.push(property: propertyType, for: container, slot: slot) { frame in
-      let containerClass: AnyClass = type(of: container)
-      var tracer: (@Sendable (ResolutionEvent) -> Void)?
-      var start: UInt64 = 0
-      guard
-        let value = try value(
-          of: propertyType, for: container, frame: frame, origin: &origin,
-          isObserved: &isObserved, tracer: &tracer, start: &start)
-      else {
-        throw missingInitializerError(propertyType, in: containerClass, frame: frame.pointee)
-      }
-      if let tracer, let origin {
-        tracer(ResolutionEvent(origin: origin, containerClass: containerClass, start: start))
-      }
-      return value
+    let frame = try ResolutionFrame.push(property: propertyType, for: container, slot: slot)
+    defer { ResolutionFrame.pop(frame) }
+    var tracer: (@Sendable (ResolutionEvent) -> Void)?
+    var start: UInt64 = 0
+    guard
+      let value = try value(
+        of: propertyType, for: container, frame: frame, origin: &origin,
+        isObserved: &isObserved, tracer: &tracer, start: &start)
+    else {
+      throw missingInitializerError(propertyType, in: type(of: container), frame: frame.pointee)
     }
+    if let tracer, let origin {
+      Self.trace(origin, in: type(of: container), since: start, to: tracer)
+    }
+    return value
+  }
+
+  /// Sends the event of a resolution that started at `start` to `tracer`.
+  ///
+  /// Out of line, like the error above: a deep chain of resolutions pays the stack of this
+  /// function's temporaries only once.
+  @inline(never)
+  private static func trace(
+    _ origin: _LazyOrigin, in containerClass: AnyClass, since start: UInt64,
+    to tracer: @Sendable (ResolutionEvent) -> Void
+  ) {
+    tracer(ResolutionEvent(origin: origin, containerClass: containerClass, start: start))
   }
 
   /// The value of the first rule that applies to `propertyType` in `container`: a registration
@@ -70,6 +81,21 @@ extension InitializerRegistry {
       }
       return try lookup.owner.instance(of: registration, for: container, frame: frame)
     }
+    return try valueWithoutRegistration(
+      of: propertyType, for: container, frame: frame, origin: &origin, isObserved: &isObserved,
+      tracer: &tracer, start: &start)
+  }
+
+  /// The value when no registration applies: `init()`, or for `T?`, the rules of `T`.
+  ///
+  /// Out of line: its temporaries would otherwise take stack in every level of a deep chain.
+  @inline(never)
+  private func valueWithoutRegistration<Property>(
+    of propertyType: Property.Type, for container: AnyObject,
+    frame: UnsafeMutablePointer<ResolutionFrame>, origin: inout _LazyOrigin?,
+    isObserved: inout Bool, tracer: inout (@Sendable (ResolutionEvent) -> Void)?,
+    start: inout UInt64
+  ) throws -> Property? {
     if let defaultType = propertyType as? any DefaultInitializable.Type {
       origin = .defaultInitializer(propertyType)
       return (defaultType.init() as! Property)
@@ -113,6 +139,7 @@ extension InitializerRegistry {
   ///
   /// Only the matching registrations are copied under the lock; their rules are built and sorted
   /// after unlocking, so that a miss never holds up other threads' resolutions.
+  @inline(never)
   internal func missingInitializerError(
     _ property: Any.Type, in containerClass: AnyClass, frame: ResolutionFrame
   ) -> ResolutionError {

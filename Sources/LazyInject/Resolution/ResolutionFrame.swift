@@ -3,8 +3,9 @@ import _LazyInjectShims
 /// One resolution under way on this thread: the chain of frames is how cycles are found, how
 /// deep chains are stopped before the stack overflows, and what other threads wait for.
 ///
-/// Frames live on the call stack and are linked through a thread-local pointer, so tracking
-/// costs no allocation.
+/// Frames live in a per-thread arena (allocated once per thread, `maximumDepth` frames long) and
+/// are linked through a thread-local pointer: tracking costs no allocation per resolution, and
+/// none of the call stack, which deep chains need for the initializers themselves.
 internal struct ResolutionFrame {
   /// Deeper than this, a chain is reported as a cycle.
   ///
@@ -70,32 +71,38 @@ internal struct ResolutionFrame {
     _lazyinject_current_frame()?.assumingMemoryBound(to: ResolutionFrame.self)
   }
 
-  /// Runs `body` as the resolution of `property` for `container`, through `slot` for a `@Lazy`
-  /// property.
+  /// Starts the resolution of `property` for `container`, through `slot` for a `@Lazy`
+  /// property: the returned frame is the innermost until ``pop(_:)``.
   ///
-  /// - Throws: A cycle error, without running `body`, if this thread is already resolving the
-  ///   same thing, is `maximumDepth` resolutions deep, or has nearly used up its stack.
-  static func push<Result>(
-    property: Any.Type, for container: AnyObject, slot: UnsafeRawPointer?,
-    _ body: (UnsafeMutablePointer<ResolutionFrame>) throws -> Result
-  ) throws -> Result {
+  /// - Throws: A cycle error, starting nothing, if this thread is already resolving the same
+  ///   thing, is `maximumDepth` resolutions deep, or has nearly used up its stack.
+  static func push(property: Any.Type, for container: AnyObject, slot: UnsafeRawPointer?) throws
+    -> UnsafeMutablePointer<ResolutionFrame>
+  {
     if let error = cycleError(resolving: property, for: container, slot: slot) {
       throw error
     }
     let parent = current
-    var frame = ResolutionFrame(
-      property: property, containerClass: type(of: container),
-      container: UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque()), slot: slot,
-      parent: parent, depth: (parent?.pointee.depth ?? -1) + 1)
-    return try withUnsafeMutablePointer(to: &frame) { pointer in
-      _lazyinject_set_current_frame(pointer)
-      defer {
-        _lazyinject_set_current_frame(parent)
-        // What this resolution used, the resolution that needed it used too.
-        parent?.pointee.use(pointer.pointee.layer)
-      }
-      return try body(pointer)
-    }
+    // `cycleError` stops at `maximumDepth`, so the arena has room for the frame.
+    let pointer =
+      parent.map { $0 + 1 }
+      ?? _lazyinject_frame_arena(UInt(MemoryLayout<ResolutionFrame>.stride * maximumDepth))
+      .bindMemory(to: ResolutionFrame.self, capacity: maximumDepth)
+    pointer.initialize(
+      to: ResolutionFrame(
+        property: property, containerClass: type(of: container),
+        container: UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque()), slot: slot,
+        parent: parent, depth: (parent?.pointee.depth ?? -1) + 1))
+    _lazyinject_set_current_frame(pointer)
+    return pointer
+  }
+
+  /// Ends the resolution of `frame`, the innermost, whether it succeeded or threw.
+  static func pop(_ frame: UnsafeMutablePointer<ResolutionFrame>) {
+    let ended = frame.move()
+    _lazyinject_set_current_frame(ended.parent)
+    // What this resolution used, the resolution that needed it used too.
+    ended.parent?.pointee.use(ended.layer)
   }
 
   /// The resolutions under way on this thread, outermost first.
