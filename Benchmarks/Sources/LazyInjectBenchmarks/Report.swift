@@ -167,9 +167,9 @@ extension RegistryLockMeasurement {
       Thread A makes one call over a registry of \(registrations) registrations of one property
       type, each for a container class of its own, while thread B resolves another property type
       from the same registry without pause. Each of B's resolutions takes the registry's lock, so
-      the longest one that overlaps A's call is how long A's call keeps other threads waiting.
-      Median of \(rounds) round\(rounds == 1 ? "" : "s"); `--only registry-lock` runs this measure
-      alone.
+      the longest one that overlaps A's call is how long A's call keeps other threads waiting; the
+      last row, A busy away from the registry, is the machine's noise. Median of \(rounds)
+      round\(rounds == 1 ? "" : "s"); `--only registry-lock` runs this measure alone.
 
       | Operation | Time on thread A | Longest wait of thread B |
       | --- | --- | --- |

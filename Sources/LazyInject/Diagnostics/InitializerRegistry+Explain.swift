@@ -32,15 +32,17 @@ extension InitializerRegistry {
       let (visited, found) = layer.registry.withState {
         layer.registry.table.search(propertyType, in: containerType)
       }
+      // A rule of this layer is used, or shadowed by the rule of a layer above it.
+      let use =
+        result.map { ", shadowed by override layer \($0.overrideDepth)" } ?? " <- used"
       for visitedClass in visited {
         let matched = found?.containerType.map { $0 == visitedClass } ?? false
         lines.append(
           "  \(typeName(visitedClass)): "
-            + (matched && result == nil ? "\(Self.registered(found!)) <- used" : "no registration"))
+            + (matched ? "\(Self.registered(found!))\(use)" : "no registration"))
       }
       if let found, found.containerType == nil {
-        lines.append(
-          "  root default: \(Self.registered(found))" + (result == nil ? " <- used" : ""))
+        lines.append("  root default: \(Self.registered(found))\(use)")
       } else if found == nil {
         lines.append("  root default: none")
       }
@@ -68,6 +70,10 @@ extension InitializerRegistry {
       let inherited = owner == typeName(container) ? "" : ", inherited by \(typeName(container))"
       return "the registration for \(owner)\(inherited), \(rule.scope!) scope"
         + " (\(rule.fileID!):\(rule.line!))."
+    }
+    if let optional = property as? any _OptionalDependency.Type {
+      return "no registration for \(typeName(property)); the rules of"
+        + " \(typeName(optional.wrappedType)) apply (explain it to see them), else the value is nil."
     }
     if property is any DefaultInitializable.Type {
       return "no registration; \(typeName(property)) is DefaultInitializable, so it is built with"

@@ -1,0 +1,116 @@
+import Foundation
+import LazyInject
+import Testing
+
+// Diagnostics that tell the truth: property names, shadowed rules, near misses, and injection
+// notifications that read no other property.
+
+private final class Logger {}
+private protocol ResourceLoading {}
+private final class ResourceLoader: ResourceLoading {}
+private final class Session {}
+private class ViewController {}
+private final class UsersViewController: ViewController {
+  @Lazy var auditLogger: Logger
+  @Lazy var debugLogger: Logger
+}
+
+/// A screen with two properties of one type, neither registered.
+final class TwoLoggersScreen {
+  final class Logger {}
+  @Lazy var auditLogger: Logger
+  @Lazy var debugLogger: Logger
+}
+
+struct DiagnosticsTruthTests {
+  @Test func testLazyReadFailureNamesThePropertyNotOnlyItsType() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        _ = TwoLoggersScreen().debugLogger
+      })
+    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      output.contains(
+        "could not build LazyInjectTests.TwoLoggersScreen.Logger for"
+          + " LazyInjectTests.TwoLoggersScreen.debugLogger."))
+  }
+
+  @Test func testValidateNamesEachPropertyOfTheSameType() throws {
+    let error = try #require(throws: ResolutionError.self) {
+      try InitializerRegistry().validate(UsersViewController())
+    }
+    #expect(error.description.contains("  - LazyInjectTests.UsersViewController.auditLogger:"))
+    #expect(error.description.contains("  - LazyInjectTests.UsersViewController.debugLogger:"))
+  }
+
+  @Test func testExplainShowsTheRegistrysRuleShadowedByAnOverrideRootDefault() throws {
+    let registry = InitializerRegistry()
+    registry.register(Logger.self, in: UsersViewController.self) { _ in Logger() }
+    let text = registry.withOverrides {
+      $0.register(Logger.self) { _ in Logger() }
+    } operation: {
+      registry.explain(Logger.self, in: UsersViewController.self)
+    }
+    #expect(text.contains("  root default: registered in override layer 1, unique scope"))
+    #expect(
+      text.contains(
+        "  LazyInjectTests.UsersViewController: registered, unique scope"
+          + " (LazyInjectTests/DiagnosticsTruthTests.swift:"))
+    #expect(text.contains(", shadowed by override layer 1"))
+    let registrySection = try #require(text.components(separatedBy: "Registry:").last)
+    #expect(!registrySection.contains("UsersViewController: no registration"))
+  }
+
+  @Test func testMissForAnExistentialSuggestsTheRegisteredConformingType() throws {
+    let registry = InitializerRegistry()
+    registry.register(ResourceLoader.self) { _ in ResourceLoader() }
+    registry.register(Session.self) { _ in Session() }
+    let error = try #require(throws: ResolutionError.self) {
+      try registry.resolve((any ResourceLoading).self, for: ViewController())
+    }
+    #expect(error.description.contains("Did you mean one of these?"))
+    #expect(error.description.contains("  - LazyInjectTests.ResourceLoader root default"))
+    #expect(!error.description.contains("LazyInjectTests.Session root default"))
+  }
+
+  @Test func testMissForATypeSuggestsItsRegisteredOptional() throws {
+    let registry = InitializerRegistry()
+    registry.register(Session?.self) { _ in Session() }
+    let error = try #require(throws: ResolutionError.self) {
+      try registry.resolve(Session.self, for: ViewController())
+    }
+    #expect(error.description.contains("Did you mean one of these?"))
+    #expect(error.description.contains("Optional<LazyInjectTests.Session> root default"))
+  }
+}
+
+/// Records the injections it hears of.
+private final class ObservedScreen: InjectionObserving, @unchecked Sendable {
+  // `@Lazy` guards its own slots; `names` is guarded by its lock.
+  @Lazy var observed: Session
+  @Lazy var assigned: Logger
+  let names = Locked<[String]>([])
+
+  func didInject(_ value: Any, intoPropertyNamed name: String) {
+    names.mutate { $0.append(name) }
+  }
+}
+
+struct InjectionObservingTruthTests {
+  // Under the thread sanitizer, a notification that read the other slots through reflection
+  // (without their lock) raced with the assignments on the other thread.
+  @Test func testNotificationNamesThePropertyWithoutReadingOtherProperties() {
+    InitializerRegistry.shared.register(Session.self, in: ObservedScreen.self) { _ in Session() }
+    for _ in 0..<200 {
+      let screen = ObservedScreen()
+      runConcurrently(threads: 2) { index in
+        if index == 0 {
+          _ = screen.observed
+        } else {
+          for _ in 0..<10 { screen.assigned = Logger() }
+        }
+      }
+      #expect(screen.names.value == ["observed"])
+    }
+  }
+}
