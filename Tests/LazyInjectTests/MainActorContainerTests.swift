@@ -23,10 +23,15 @@ private final class UsersViewController: ViewController {}
 
 @MainActor
 struct MainActorContainerTests {
-  init() {
+  /// Registered once for all the tests (Swift Testing creates the suite anew for each).
+  private static let registrations: Void = {
     InitializerRegistry.shared.register(ProgressViewService.self, in: ViewController.self) {
       sender in ProgressViewService(owner: sender)
     }
+  }()
+
+  init() {
+    Self.registrations
   }
 
   @Test func testMainActorContainerResolvesWithItselfAsSender() {

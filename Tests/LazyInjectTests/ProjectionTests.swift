@@ -24,6 +24,7 @@ struct ProjectionTests {
     registry.register(Loader.self, in: Screen.self) { _ in Loader("first") }
     let screen = Screen()
     #expect(screen.loader.source == "first")
+    registry.unregister(Loader.self, in: Screen.self)
     registry.register(Loader.self, in: Screen.self) { _ in Loader("second") }
     #expect(screen.loader.source == "first")
     screen.$loader.reset()

@@ -31,11 +31,16 @@ private final class SpecialScreen {
 }
 
 struct ProtocolPropertyTests {
-  init() {
+  /// Registered once for all the tests (Swift Testing creates the suite anew for each).
+  private static let registrations: Void = {
     let registry = InitializerRegistry.shared
     registry.register((any ResourceLoading).self) { _ in RemoteLoader() }
     registry.register((any ResourceLoading).self, in: SpecialScreen.self) { _ in UsersLoader() }
     registry.register((any Formatting).self) { _ in PlainFormatter() }
+  }()
+
+  init() {
+    Self.registrations
   }
 
   @Test func testProtocolTypedPropertyResolvesItsRegisteredExistential() {

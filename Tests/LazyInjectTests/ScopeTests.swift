@@ -55,9 +55,12 @@ struct ScopeTests {
 
   @Test func testReplacingASingletonRegistrationDropsItsInstance() throws {
     let registry = InitializerRegistry()
+    let duplicates = Counter()
+    registry.duplicateRegistrationHandler = { _ in duplicates.increment() }
     registry.register(RequestManager.self, scope: .singleton) { _ in RequestManager(serial: 1) }
     weak let first = try registry.resolve(RequestManager.self, for: Screen())
     registry.register(RequestManager.self, scope: .singleton) { _ in RequestManager(serial: 2) }
+    #expect(duplicates.value == 1)
     #expect(first == nil)
     #expect(try registry.resolve(RequestManager.self, for: Screen()).serial == 2)
   }

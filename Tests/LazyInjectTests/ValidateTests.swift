@@ -30,11 +30,16 @@ private final class CompleteScreen {
 }
 
 struct ValidateTests {
-  init() {
+  /// Registered once for all the tests (Swift Testing creates the suite anew for each).
+  private static let registrations: Void = {
     InitializerRegistry.shared.register(Registered.self, in: Screen.self) { _ in Registered() }
     InitializerRegistry.shared.register(Registered.self, in: CompleteScreen.self) { _ in
       Registered()
     }
+  }()
+
+  init() {
+    Self.registrations
   }
 
   @Test func testValidateListsEveryMissingPropertyAtOnceAndBuildsNothing() throws {

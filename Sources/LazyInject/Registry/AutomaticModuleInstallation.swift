@@ -35,9 +35,12 @@ extension InitializerRegistry {
   /// once: a registration made before any resolution is added after them and wins. Other threads
   /// wait while one installs; the installing thread itself passes, so modules can register.
   internal func withState<Result>(_ body: () throws -> Result) rethrows -> Result {
-    let thread = _lazyinject_thread_identity()
     while true {
       let result: Result? = try lock.withLock {
+        if case .installed = automaticModules {
+          return try body()
+        }
+        let thread = _lazyinject_thread_identity()
         while case .installing(let installer) = automaticModules, installer != thread {
           waitForAnotherThread()
         }
