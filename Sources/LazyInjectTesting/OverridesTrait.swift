@@ -1,4 +1,4 @@
-import LazyInject
+@_spi(LazyInjectTesting) import LazyInject
 import Testing
 
 /// A Swift Testing trait that runs each test with override registrations.
@@ -16,7 +16,9 @@ import Testing
 /// ```
 ///
 /// Each test case gets a fresh override layer, so tests that run in parallel never share mocks
-/// or override singletons.
+/// or override singletons. Registrations the test makes on ``InitializerRegistry/shared`` go to
+/// its layer too, and die with it. If a `@Lazy` read fails, the message names the test before
+/// the program stops.
 public struct OverridesTrait: TestTrait, SuiteTrait, TestScoping {
   private let registry: InitializerRegistry
   private let configure: @Sendable (InitializerRegistry) -> Void
@@ -39,7 +41,7 @@ public struct OverridesTrait: TestTrait, SuiteTrait, TestScoping {
       try await function()  // The suite itself: its tests each get a layer.
       return
     }
-    try await registry.withOverrides(configure) {
+    try await registry.withOverrides(configure, testName: test.displayName ?? test.name) {
       try await function()
     }
   }

@@ -1,4 +1,4 @@
-import LazyInject
+@_spi(LazyInjectTesting) import LazyInject
 import XCTest
 
 /// An XCTest base class whose tests run with the override registrations of ``overrides(_:)``.
@@ -15,7 +15,9 @@ import XCTest
 /// }
 /// ```
 ///
-/// Each test method gets a fresh override layer over ``overriddenRegistry``. For an `async`
+/// Each test method gets a fresh override layer over ``overriddenRegistry``; registrations the
+/// test makes on that registry go to its layer too, and die with it. If a `@Lazy` read fails, the
+/// message names the test before the program stops. For an `async`
 /// test method, call ``InitializerRegistry/withOverrides(_:isolation:operation:)`` in the test
 /// itself: XCTest may run its body on a task that does not inherit the layer.
 open class OverridingTestCase: XCTestCase {
@@ -28,7 +30,7 @@ open class OverridingTestCase: XCTestCase {
 
   /// Runs the test inside ``InitializerRegistry/withOverrides(_:operation:)``.
   open override func invokeTest() {
-    overriddenRegistry.withOverrides(overrides) {
+    overriddenRegistry.withOverrides(overrides, testName: name) {
       super.invokeTest()
     }
   }

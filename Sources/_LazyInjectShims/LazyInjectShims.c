@@ -5,6 +5,10 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
+#if !defined(__APPLE__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 _lazyinject_stripe _lazyinject_stripes[LAZYINJECT_STRIPE_COUNT];
 uintptr_t _lazyinject_in_flight_marker_storage = 0;
@@ -103,4 +107,12 @@ void *_lazyinject_frame_arena(uintptr_t bytes) {
     pthread_setspecific(frame_arena_key, frame_arena);  // Freed at the thread's exit.
   }
   return frame_arena;
+}
+
+int _lazyinject_is_main_thread(void) {
+#if defined(__APPLE__)
+  return pthread_main_np() != 0;
+#else
+  return syscall(SYS_gettid) == getpid();
+#endif
 }

@@ -47,19 +47,24 @@ struct DuplicateRegistrationTests {
     #expect(reports.value == 1)
   }
 
-  @Test func testDefaultHandlerPrintsOneWarningPerPair() async throws {
+  @Test func testDefaultHandlerWarnsOnStandardErrorOncePerPairOfSites() async throws {
     let result = try #require(
-      await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+      await #expect(
+        processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
+      ) {
         final class Repeated {}
         let registry = InitializerRegistry()
+        // Explicit lines: inside the exit test's expansion, every call has the same #line.
         for _ in 0..<3 {
-          registry.register(Repeated.self) { _ in Repeated() }
+          registry.register(Repeated.self, line: 1) { _ in Repeated() }  // One pair, twice.
         }
+        registry.register(Repeated.self, line: 2) { _ in Repeated() }  // A second pair.
       })
-    let output = String(decoding: result.standardOutputContent, as: UTF8.self)
-    let warnings = output.split(separator: "\n").filter { $0.hasPrefix("LazyInject warning:") }
-    #expect(warnings.count == 1)
+    let errors = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let warnings = errors.split(separator: "\n").filter { $0.hasPrefix("LazyInject warning:") }
+    #expect(warnings.count == 2)
     #expect(warnings.first?.contains("Repeated root default, unique scope") == true)
+    #expect(String(decoding: result.standardOutputContent, as: UTF8.self).isEmpty)
   }
 }
 

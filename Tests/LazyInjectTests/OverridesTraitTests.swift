@@ -15,9 +15,15 @@ private let production: Void = InitializerRegistry.shared.register(Clock.self) {
   Clock("now")
 }
 
+/// Registers production on a thread of its own: under the trait, a registration on `.shared`
+/// made by the test would go to the test's layer.
+private func registerProduction() {
+  runConcurrently(threads: 1) { _ in production }
+}
+
 @Suite(.overrides { $0.register(Clock.self) { _ in Clock("fixed") } })
 struct OverridesTraitTests {
-  init() { production }
+  init() { registerProduction() }
 
   @Test func testSuiteTraitAppliesToEachTest() {
     #expect(Screen().clock.time == "fixed")
@@ -35,7 +41,7 @@ struct OverridesTraitTests {
 }
 
 struct OverridesTraitAbsenceTests {
-  init() { production }
+  init() { registerProduction() }
 
   @Test func testTestsWithoutTheTraitSeeProduction() {
     #expect(Screen().clock.time == "now")

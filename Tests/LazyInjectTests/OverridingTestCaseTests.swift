@@ -16,7 +16,8 @@ private let production: Void = InitializerRegistry.shared.register(Mailer.self) 
 }
 
 final class OverridingTestCaseTests: OverridingTestCase {
-  override func setUp() {
+  // Outside the test's layer: a registration on `.shared` inside the test would go to its layer.
+  override class func setUp() {
     super.setUp()
     production
   }

@@ -11,20 +11,21 @@ extension InitializerRegistry {
     /// The rule that replaced it.
     public let replacement: Rule
 
-    /// The warning that the default handler prints.
+    /// The warning that the default handler writes to standard error.
     public var description: String {
       "LazyInject warning: \(replacement) replaces the registration at"
         + " \(replaced.fileID ?? "?"):\(replaced.line ?? 0)."
     }
 
-    /// The default handler: prints the warning the first time each property type and container
-    /// class is registered again.
+    /// The default handler: writes the warning to standard error, once per distinct pair of
+    /// registration sites (the replaced one and its replacement).
     internal static let warnOnce: @Sendable (DuplicateRegistration) -> Void = { duplicate in
       let pair =
-        "\(duplicate.replacement.propertyTypeName) \(duplicate.replacement.containerTypeName ?? "")"
+        "\(duplicate.replaced.fileID ?? ""):\(duplicate.replaced.line ?? 0)"
+        + " \(duplicate.replacement.fileID ?? ""):\(duplicate.replacement.line ?? 0)"
       let isNew = reportedPairs.withLock { $0.insert(pair).inserted }
       if isNew {
-        print(duplicate)
+        writeToStandardError("\(duplicate)\n")
       }
     }
 
@@ -32,7 +33,7 @@ extension InitializerRegistry {
   }
 
   /// Called when a registration replaces another for the same property type and container class;
-  /// by default prints a warning once per pair.
+  /// by default writes a warning to standard error once per pair of registration sites.
   ///
   /// ```swift
   /// registry.duplicateRegistrationHandler = { duplicate in

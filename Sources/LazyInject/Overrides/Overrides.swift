@@ -68,6 +68,8 @@ extension InitializerRegistry {
 internal struct OverrideLayer: Sendable {
   let base: ObjectIdentifier
   let registry: InitializerRegistry
+  /// The test that runs inside the layer, named in the message of a failed `@Lazy` read.
+  var testName: String?
 }
 
 /// The override layers in force for the current task or thread.
@@ -79,13 +81,57 @@ internal enum OverrideScope {
     current.filter { $0.base == ObjectIdentifier(base) }.map(\.registry)
   }
 
-  /// The current layers plus a new one over `base`, filled by `configure`.
+  /// The current layers plus a new one over `base`, filled by `configure`, for `testName`.
   static func layers(
-    adding configure: (InitializerRegistry) throws -> Void, over base: InitializerRegistry
+    adding configure: (InitializerRegistry) throws -> Void, over base: InitializerRegistry,
+    testName: String? = nil
   ) rethrows -> [OverrideLayer] {
     let depth = layers(over: base).count + 1
     let layer = InitializerRegistry(overriding: base, depth: depth)
     try configure(layer)
-    return current + [OverrideLayer(base: ObjectIdentifier(base), registry: layer)]
+    return current + [
+      OverrideLayer(base: ObjectIdentifier(base), registry: layer, testName: testName)
+    ]
+  }
+
+  /// The innermost test running inside override layers on this task, if any.
+  static var testName: String? {
+    current.last { $0.testName != nil }?.testName
+  }
+}
+
+extension InitializerRegistry {
+  // For LazyInjectTesting: the trait and the XCTest base class name the test they run, so that a
+  // failed `@Lazy` read says which test it stopped.
+
+  /// Runs `operation` with overrides, as ``withOverrides(_:operation:)``, for the test `testName`.
+  @_spi(LazyInjectTesting)
+  public func withOverrides<Result>(
+    _ configure: (InitializerRegistry) throws -> Void,
+    testName: String,
+    operation: () throws -> Result
+  ) rethrows -> Result {
+    let layers = try OverrideScope.layers(adding: configure, over: self, testName: testName)
+    return try OverrideScope.$current.withValue(layers, operation: operation)
+  }
+
+  /// Runs the asynchronous `operation` with overrides, as
+  /// ``withOverrides(_:isolation:operation:)``, for the test `testName`.
+  @_spi(LazyInjectTesting)
+  public func withOverrides<Result>(
+    _ configure: (InitializerRegistry) throws -> Void,
+    testName: String,
+    isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws -> Result
+  ) async rethrows -> Result {
+    let layers = try OverrideScope.layers(adding: configure, over: self, testName: testName)
+    return try await OverrideScope.$current.withValue(
+      layers, operation: operation, isolation: isolation)
+  }
+
+  /// The test running inside override layers on the calling task, if a testing helper named it.
+  @_spi(LazyInjectTesting)
+  public static var currentTestName: String? {
+    OverrideScope.testName
   }
 }

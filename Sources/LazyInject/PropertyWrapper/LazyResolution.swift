@@ -30,7 +30,10 @@ internal enum _LazyResolution {
   /// chain of first reads.
   @inline(never)
   internal static func stop(_ error: any Error) -> Never {
-    fatalError("\(error)")
+    guard let test = OverrideScope.testName else {
+      fatalError("\(error)")
+    }
+    fatalError("In test \(test):\n\(error)")
   }
 
   /// Tells `container`, an `InjectionObserving` object, that its property at `slot` received

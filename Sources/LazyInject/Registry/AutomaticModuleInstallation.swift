@@ -60,8 +60,11 @@ extension InitializerRegistry {
   private func installAutomaticModules() {
     let registryType: Any = InitializerRegistry.self
     if let installation = registryType as? any AutomaticModuleInstallation.Type {
-      for module in installation.automaticModules {
-        module.register(in: self)
+      // Into the registry itself, even when first touched inside an override scope.
+      OverrideScope.$current.withValue([]) {
+        for module in installation.automaticModules {
+          module.register(in: self)
+        }
       }
     }
     lock.withLock {

@@ -130,6 +130,7 @@ public final class InitializerRegistry: Sendable {
   ) {
     add(
       propertyType, container: containerType, scope: scope, fileID: fileID, line: line,
+      isMainActor: false,
       make: { sender in try initializer(unsafeDowncast(sender, to: Container.self)) })
   }
 
@@ -154,7 +155,9 @@ public final class InitializerRegistry: Sendable {
     line: UInt = #line,
     _ initializer: @escaping @Sendable (AnyObject) throws -> Property
   ) {
-    add(propertyType, container: nil, scope: scope, fileID: fileID, line: line, make: initializer)
+    add(
+      propertyType, container: nil, scope: scope, fileID: fileID, line: line, isMainActor: false,
+      make: initializer)
   }
 
   /// Removes the registration of `propertyType` for exactly `containerType`.
@@ -164,31 +167,52 @@ public final class InitializerRegistry: Sendable {
   public func unregister<Property, Container: AnyObject>(
     _ propertyType: Property.Type, in containerType: Container.Type
   ) {
-    let removed = withState { table.remove(property: propertyType, container: containerType) }
+    let target = registrationTarget
+    let removed = target.withState {
+      target.table.remove(property: propertyType, container: containerType)
+    }
     withExtendedLifetime(removed) {}
   }
 
   /// Removes the root default of `propertyType`.
   public func unregister<Property>(_ propertyType: Property.Type) {
-    let removed = withState { table.remove(property: propertyType, container: nil) }
+    let target = registrationTarget
+    let removed = target.withState { target.table.remove(property: propertyType, container: nil) }
     withExtendedLifetime(removed) {}
   }
 
   /// Removes every registration, and with them the singletons they keep.
   public func removeAll() {
-    let removed = withState { table.removeAll() }
+    let target = registrationTarget
+    let removed = target.withState { target.table.removeAll() }
     withExtendedLifetime(removed) {}
   }
 
-  private func add<Property>(
+  /// Where registering and unregistering on this registry apply: the innermost override layer
+  /// over it on the calling task, if any, else the registry itself.
+  ///
+  /// So a test that registers on ``shared`` inside ``withOverrides(_:operation:)`` (or under the
+  /// testing trait or base class) changes only its own layer, which dies with it, never the
+  /// registry that parallel tests share.
+  private var registrationTarget: InitializerRegistry {
+    let layers = OverrideScope.current
+    guard !layers.isEmpty else { return self }
+    return layers.last { $0.base == ObjectIdentifier(self) }?.registry ?? self
+  }
+
+  internal func add<Property>(
     _ propertyType: Property.Type, container: AnyClass?, scope: Scope, fileID: StaticString,
-    line: UInt, make: @escaping @Sendable (AnyObject) throws -> Property
+    line: UInt, isMainActor: Bool, make: @escaping @Sendable (AnyObject) throws -> Property
   ) {
+    let target = registrationTarget
     let registration = Registration(
       containerType: container, scope: scope, fileID: fileID, line: line,
-      overrideDepth: overrideDepth, make: make)
-    let (replaced, handler) = withState {
-      (table.insert(registration, property: propertyType, container: container), duplicateHandler)
+      overrideDepth: target.overrideDepth, isMainActor: isMainActor, make: make)
+    let (replaced, handler) = target.withState {
+      (
+        target.table.insert(registration, property: propertyType, container: container),
+        target.duplicateHandler
+      )
     }
     if let replaced {
       handler(DuplicateRegistration(replaced: replaced.rule, replacement: registration.rule))

@@ -9,6 +9,8 @@ internal class AnyRegistration: @unchecked Sendable {
   let fileID: StaticString
   let line: UInt
   let overrideDepth: Int
+  /// Whether the initializer runs on the main actor.
+  let isMainActor: Bool
 
   /// The thread building the instance of a `.singleton` or `.weak` registration, if any.
   var builder: UnsafeRawPointer?
@@ -21,8 +23,9 @@ internal class AnyRegistration: @unchecked Sendable {
 
   init(
     propertyType: Any.Type, containerType: AnyClass?, scope: InitializerRegistry.Scope,
-    fileID: StaticString, line: UInt, overrideDepth: Int
+    fileID: StaticString, line: UInt, overrideDepth: Int, isMainActor: Bool
   ) {
+    self.isMainActor = isMainActor
     self.propertyType = propertyType
     self.containerType = containerType
     self.scope = scope
@@ -38,7 +41,8 @@ internal class AnyRegistration: @unchecked Sendable {
   var rule: InitializerRegistry.Rule {
     InitializerRegistry.Rule(
       propertyTypeName: typeName(propertyType), containerTypeName: containerType.map(typeName),
-      scope: scope, fileID: "\(fileID)", line: Int(line), overrideDepth: overrideDepth)
+      scope: scope, fileID: "\(fileID)", line: Int(line), overrideDepth: overrideDepth,
+      isMainActor: isMainActor)
   }
 }
 
@@ -51,12 +55,13 @@ internal final class Registration<Property>: AnyRegistration, @unchecked Sendabl
 
   init(
     containerType: AnyClass?, scope: InitializerRegistry.Scope, fileID: StaticString, line: UInt,
-    overrideDepth: Int, make: @escaping @Sendable (AnyObject) throws -> Property
+    overrideDepth: Int, isMainActor: Bool,
+    make: @escaping @Sendable (AnyObject) throws -> Property
   ) {
     self.make = make
     super.init(
       propertyType: Property.self, containerType: containerType, scope: scope, fileID: fileID,
-      line: line, overrideDepth: overrideDepth)
+      line: line, overrideDepth: overrideDepth, isMainActor: isMainActor)
   }
 }
 

@@ -26,6 +26,10 @@ extension InitializerRegistry {
     /// How many override layers above the registry the rule lives; 0 for the registry itself.
     public let overrideDepth: Int
 
+    /// Whether the initializer runs on the main actor
+    /// (``InitializerRegistry/registerOnMainActor(_:in:scope:fileID:line:_:)``).
+    public let isMainActor: Bool
+
     /// Whether the value is built with `init()` of a ``DefaultInitializable`` type.
     public var isDefaultInitializer: Bool { scope == nil }
 
@@ -39,13 +43,15 @@ extension InitializerRegistry {
       }
       let container = containerTypeName.map { "in \($0)" } ?? "root default"
       let layer = overrideDepth > 0 ? ", override layer \(overrideDepth)" : ""
-      return "\(propertyTypeName) \(container), \(scope) scope\(layer) (\(fileID):\(line))"
+      let actor = isMainActor ? ", main actor" : ""
+      return
+        "\(propertyTypeName) \(container), \(scope) scope\(actor)\(layer) (\(fileID):\(line))"
     }
 
     internal static func defaultInitializer(of property: Any.Type) -> Rule {
       Rule(
         propertyTypeName: typeName(property), containerTypeName: nil, scope: nil, fileID: nil,
-        line: nil, overrideDepth: 0)
+        line: nil, overrideDepth: 0, isMainActor: false)
     }
   }
 }

@@ -26,6 +26,8 @@ public struct ResolutionError: Error, CustomStringConvertible {
     case weakScopeRequiresClass
     /// An initializer threw an error of its own; see ``underlyingError``.
     case initializerFailed
+    /// A main-actor initializer was asked for its value off the main actor.
+    case requiresMainActor
     /// An object has `@Lazy` properties that cannot be resolved; see
     /// ``InitializerRegistry/validate(_:)``.
     case unresolvableProperties
@@ -106,6 +108,18 @@ extension ResolutionError {
       "Fix: break the cycle, for example by building one of these values without reading the"
         + " other in its initializer.")
     return ResolutionError(.dependencyCycle, lines.joined(separator: "\n"))
+  }
+
+  static func requiresMainActor(frame: ResolutionFrame?) -> ResolutionError {
+    let what = frame.map { "\(typeName($0.property)) for \($0.propertyPath)" } ?? "a value"
+    return ResolutionError(
+      .requiresMainActor,
+      """
+      LazyInject cannot build \(what) off the main actor: its initializer is registered with \
+      registerOnMainActor, so the property must be read on the main actor.
+      Fix: read it from main-actor code (a @MainActor type or function), or register an \
+      initializer that runs anywhere with register(_:in:).
+      """)
   }
 
   static func weakScopeRequiresClass(rule: InitializerRegistry.Rule, valueType: Any.Type)

@@ -98,6 +98,9 @@ static inline int _lazyinject_stack_is_low(void) {
   return here < _lazyinject_stack_floor();
 }
 
+/// Whether the calling thread is the main thread, where the main actor runs synchronous code.
+int _lazyinject_is_main_thread(void);
+
 /// For `(any P).self`, the existential metatype `any P.Type`; NULL for any other type.
 /// Diagnostics use it to ask whether a registered type conforms to a requested protocol.
 const void *_Nullable _lazyinject_existential_metatype(const void *_Nonnull type);
