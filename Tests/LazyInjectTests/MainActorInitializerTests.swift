@@ -167,9 +167,8 @@ struct MainActorFailureTests {
   @Test func testFailedReadUnderATestsLayerNamesTheTest() async throws {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        InitializerRegistry.shared.withOverrides({ _ in }, testName: "testCheckout()") {
-          _ = TestNamedScreen().missing
-        }
+        InitializerRegistry.shared.withOverrides(
+          { _ in }, testName: "testCheckout()", operation: { _ = TestNamedScreen().missing })
       })
     let output = String(decoding: result.standardErrorContent, as: UTF8.self)
     #expect(output.contains("In test testCheckout():"))
