@@ -5,7 +5,7 @@ enum CustomInitializerScene {
   @MainActor
   static func run() {
     say("Initializers/ServiceInitializers.swift registers, for every container:")
-    say("  registry.register(ProgressViewService.self) { sender in")
+    say("  registry.registerOnMainActor(ProgressViewService.self) { sender in")
     say("    ProgressViewService(viewController: sender)")
     say("  }")
     let controller = UsersViewController()

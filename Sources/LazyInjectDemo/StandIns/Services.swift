@@ -1,4 +1,6 @@
-/// Shows a progress indicator in the view of the controller it was built for.
+/// Shows a progress indicator in the view of the controller it was built for: a UI service, so
+/// main-actor isolated, as UIKit's are.
+@MainActor
 final class ProgressViewService {
   let name = Narrator.shared.nextName(for: "ProgressViewService")
   private weak var viewController: AnyObject?
