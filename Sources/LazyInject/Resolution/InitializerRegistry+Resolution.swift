@@ -2,7 +2,6 @@ import Dispatch
 import _LazyInjectShims
 
 extension InitializerRegistry {
-
   /// Builds, or finds in its scope, the value of type `propertyType` for `container`.
   ///
   /// ```swift
@@ -31,19 +30,31 @@ extension InitializerRegistry {
   ) throws -> Property {
     let frame = try ResolutionFrame.push(property: propertyType, for: container, slot: slot)
     defer { ResolutionFrame.pop(frame) }
-    var tracer: (@Sendable (ResolutionEvent) -> Void)?
-    var start: UInt64 = 0
-    guard
-      let value = try value(
-        of: propertyType, for: container, frame: frame, origin: &origin,
-        isObserved: &isObserved, tracer: &tracer, start: &start)
+    var outcome = Outcome()
+    defer {
+      origin = outcome.origin
+      isObserved = outcome.isObserved
+    }
+    guard let value = try value(of: propertyType, for: container, frame: frame, outcome: &outcome)
     else {
       throw missingInitializerError(propertyType, in: type(of: container), frame: frame.pointee)
     }
-    if let tracer, let origin {
-      Self.trace(origin, in: type(of: container), since: start, to: tracer)
+    if let tracer = outcome.tracer, let origin = outcome.origin {
+      Self.trace(origin, in: type(of: container), since: outcome.start, to: tracer)
     }
     return value
+  }
+
+  /// What a resolution learns on the way, besides the value.
+  internal struct Outcome {
+    /// What produced the value.
+    var origin: _LazyOrigin?
+    /// Whether the container conforms to `InjectionObserving`.
+    var isObserved = false
+    /// The registry's tracer, if one is set.
+    var tracer: (@Sendable (ResolutionEvent) -> Void)?
+    /// When the resolution started, if it is traced.
+    var start: UInt64 = 0
   }
 
   /// Sends the event of a resolution that started at `start` to `tracer`.
@@ -63,27 +74,24 @@ extension InitializerRegistry {
   /// wrapped type; nil if none applies.
   internal func value<Property>(
     of propertyType: Property.Type, for container: AnyObject,
-    frame: UnsafeMutablePointer<ResolutionFrame>, origin: inout _LazyOrigin?,
-    isObserved: inout Bool, tracer: inout (@Sendable (ResolutionEvent) -> Void)?,
-    start: inout UInt64
+    frame: UnsafeMutablePointer<ResolutionFrame>, outcome: inout Outcome
   ) throws -> Property? {
     let lookup = lookUp(propertyType, in: type(of: container))
-    isObserved = lookup.isObserved
-    tracer = lookup.tracer
-    if tracer != nil && start == 0 {
-      start = DispatchTime.now().uptimeNanoseconds
+    outcome.isObserved = lookup.isObserved
+    outcome.tracer = lookup.tracer
+    if outcome.tracer != nil && outcome.start == 0 {
+      outcome.start = DispatchTime.now().uptimeNanoseconds
     }
     if let found = lookup.registration {
       let registration = unsafeDowncast(found, to: Registration<Property>.self)
-      origin = .registration(registration)
+      outcome.origin = .registration(registration)
       if lookup.owner !== self {
         frame.pointee.use(lookup.owner)
       }
       return try lookup.owner.instance(of: registration, for: container, frame: frame)
     }
     return try valueWithoutRegistration(
-      of: propertyType, for: container, frame: frame, origin: &origin, isObserved: &isObserved,
-      tracer: &tracer, start: &start)
+      of: propertyType, for: container, frame: frame, outcome: &outcome)
   }
 
   /// The value when no registration applies: `init()`, or for `T?`, the rules of `T`.
@@ -92,18 +100,15 @@ extension InitializerRegistry {
   @inline(never)
   private func valueWithoutRegistration<Property>(
     of propertyType: Property.Type, for container: AnyObject,
-    frame: UnsafeMutablePointer<ResolutionFrame>, origin: inout _LazyOrigin?,
-    isObserved: inout Bool, tracer: inout (@Sendable (ResolutionEvent) -> Void)?,
-    start: inout UInt64
+    frame: UnsafeMutablePointer<ResolutionFrame>, outcome: inout Outcome
   ) throws -> Property? {
     if let defaultType = propertyType as? any DefaultInitializable.Type {
-      origin = .defaultInitializer(propertyType)
+      outcome.origin = .defaultInitializer(propertyType)
       return (defaultType.init() as! Property)
     }
     if let optionalType = propertyType as? any _OptionalDependency.Type {
       let value = try optionalType.resolveWrapped(
-        from: self, for: container, frame: frame, origin: &origin, isObserved: &isObserved,
-        tracer: &tracer, start: &start)
+        from: self, for: container, frame: frame, outcome: &outcome)
       return (value as! Property)
     }
     return nil

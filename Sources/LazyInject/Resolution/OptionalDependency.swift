@@ -9,10 +9,7 @@ internal protocol _OptionalDependency {
 
   static func resolveWrapped(
     from registry: InitializerRegistry, for container: AnyObject,
-    frame: UnsafeMutablePointer<ResolutionFrame>, origin: inout _LazyOrigin?,
-    isObserved: inout Bool,
-    tracer: inout (@Sendable (InitializerRegistry.ResolutionEvent) -> Void)?,
-    start: inout UInt64
+    frame: UnsafeMutablePointer<ResolutionFrame>, outcome: inout InitializerRegistry.Outcome
   ) throws -> Self
 }
 
@@ -23,14 +20,9 @@ extension Optional: _OptionalDependency {
 
   static func resolveWrapped(
     from registry: InitializerRegistry, for container: AnyObject,
-    frame: UnsafeMutablePointer<ResolutionFrame>, origin: inout _LazyOrigin?,
-    isObserved: inout Bool,
-    tracer: inout (@Sendable (InitializerRegistry.ResolutionEvent) -> Void)?,
-    start: inout UInt64
+    frame: UnsafeMutablePointer<ResolutionFrame>, outcome: inout InitializerRegistry.Outcome
   ) throws -> Self {
-    try registry.value(
-      of: Wrapped.self, for: container, frame: frame, origin: &origin, isObserved: &isObserved,
-      tracer: &tracer, start: &start)
+    try registry.value(of: Wrapped.self, for: container, frame: frame, outcome: &outcome)
   }
 }
 
