@@ -12,7 +12,7 @@ private final class Screen {}
 struct DuplicateRegistrationTests {
   @Test func testLaterRegistrationReplacesTheEarlierAndIsReported() throws {
     let registry = InitializerRegistry()
-    let reports = Protected<[InitializerRegistry.DuplicateRegistration]>([])
+    let reports = Locked<[InitializerRegistry.DuplicateRegistration]>([])
     registry.duplicateRegistrationHandler = { duplicate in reports.withLock { $0.append(duplicate) }
     }
     registry.register(Service.self) { _ in Service("first") }
@@ -65,17 +65,5 @@ struct DuplicateRegistrationTests {
     #expect(warnings.count == 2)
     #expect(warnings.first?.contains("Repeated root default, unique scope") == true)
     #expect(String(decoding: result.standardOutputContent, as: UTF8.self).isEmpty)
-  }
-}
-
-/// A value guarded by a lock, for handlers called from any thread.
-final class Protected<Value>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value  // guarded by `lock`
-
-  init(_ value: Value) { self.value = value }
-
-  func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-    lock.withLock { body(&value) }
   }
 }

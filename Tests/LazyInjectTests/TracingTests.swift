@@ -14,7 +14,7 @@ struct TracingTests {
     registry.register(Branch.self, in: Screen.self) { [unowned registry] sender in
       Branch(leaf: try registry.resolve(Leaf.self, for: sender))
     }
-    let events = Protected<[InitializerRegistry.ResolutionEvent]>([])
+    let events = Locked<[InitializerRegistry.ResolutionEvent]>([])
     registry.tracer = { event in events.withLock { $0.append(event) } }
     _ = try registry.resolve(Branch.self, for: Screen())
     let recorded = events.withLock { $0 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A value guarded by a lock, for results collected from several threads.
+/// A value guarded by a lock, for results collected from several threads or handlers.
 final class Locked<Value>: @unchecked Sendable {
   private let lock = NSLock()
   // Read and written only with `lock` held.
@@ -11,6 +11,10 @@ final class Locked<Value>: @unchecked Sendable {
   var value: Value { lock.withLock { storage } }
 
   func mutate(_ body: (inout Value) -> Void) {
+    lock.withLock { body(&storage) }
+  }
+
+  func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
     lock.withLock { body(&storage) }
   }
 }
