@@ -22,7 +22,7 @@ extension InitializerRegistry: CustomStringConvertible {
       }
       for rule in sorted {
         let container = rule.containerTypeName.map { "in \($0)" } ?? "root default"
-        lines.append("  \(container): \(rule.scope!) scope (\(rule.fileID!):\(rule.line!))")
+        lines.append("  \(container): \(rule.scope!) scope\(rule.details)")
       }
     }
     return lines.joined(separator: "\n")

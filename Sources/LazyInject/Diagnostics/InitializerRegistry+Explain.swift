@@ -57,7 +57,7 @@ extension InitializerRegistry {
   private static func registered(_ registration: AnyRegistration) -> String {
     let rule = registration.rule
     let layer = rule.overrideDepth > 0 ? " in override layer \(rule.overrideDepth)" : ""
-    return "registered\(layer), \(registration.scope) scope (\(rule.fileID!):\(rule.line!))"
+    return "registered\(layer), \(registration.scope) scope\(rule.details)"
   }
 
   private static func outcome(
@@ -65,11 +65,10 @@ extension InitializerRegistry {
   ) -> String {
     if let rule = registration?.rule {
       guard let owner = rule.containerTypeName else {
-        return "the root default, \(rule.scope!) scope (\(rule.fileID!):\(rule.line!))."
+        return "the root default, \(rule.scope!) scope\(rule.details)."
       }
       let inherited = owner == typeName(container) ? "" : ", inherited by \(typeName(container))"
-      return "the registration for \(owner)\(inherited), \(rule.scope!) scope"
-        + " (\(rule.fileID!):\(rule.line!))."
+      return "the registration for \(owner)\(inherited), \(rule.scope!) scope\(rule.details)."
     }
     if let optional = property as? any _OptionalDependency.Type {
       return "no registration for \(typeName(property)); the rules of"

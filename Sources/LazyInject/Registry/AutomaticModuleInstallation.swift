@@ -62,9 +62,7 @@ extension InitializerRegistry {
     if let installation = registryType as? any AutomaticModuleInstallation.Type {
       // Into the registry itself, even when first touched inside an override scope.
       OverrideScope.$current.withValue([]) {
-        for module in installation.automaticModules {
-          module.register(in: self)
-        }
+        install(installation.automaticModules)
       }
     }
     lock.withLock {

@@ -22,14 +22,37 @@ public protocol InitializerModule {
 }
 
 extension InitializerRegistry {
-  /// Installs `modules`, in order.
+  /// Installs `modules`, in order; those made with ``InitializerModule/when(_:)`` come last.
   ///
   /// ```swift
   /// registry.install(LoaderInitializers(), NetworkInitializers())
   /// ```
+  ///
+  /// Each registration remembers the module that made it, which diagnostics name.
   public func install(_ modules: any InitializerModule...) {
-    for module in modules {
-      module.register(in: self)
+    install(modules)
+  }
+
+  /// Installs `modules`: the unconditional ones in order, then the conditional ones in order, so
+  /// that a module switched on by a condition wins.
+  internal func install(_ modules: [any InitializerModule]) {
+    let unconditional = modules.filter { !($0 is ConditionalModule) }
+    let conditional = modules.compactMap { $0 as? ConditionalModule }
+    for module in unconditional {
+      ModuleInstallation.$current.withValue(typeName(type(of: module))) {
+        module.register(in: self)
+      }
+    }
+    for module in conditional {
+      let name = "\(typeName(type(of: module.module))) when \(module.condition)"
+      ModuleInstallation.$current.withValue(name) {
+        module.register(in: self)
+      }
     }
   }
+}
+
+/// The module whose registrations are being made on this task, for diagnostics.
+internal enum ModuleInstallation {
+  @TaskLocal static var current: String?
 }

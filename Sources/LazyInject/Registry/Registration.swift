@@ -11,6 +11,8 @@ internal class AnyRegistration: @unchecked Sendable {
   let overrideDepth: Int
   /// Whether the initializer runs on the main actor.
   let isMainActor: Bool
+  /// The module that made the registration, with its condition, if any.
+  let moduleName: String?
 
   /// The thread building the instance of a `.singleton` or `.weak` registration, if any.
   var builder: UnsafeRawPointer?
@@ -26,6 +28,7 @@ internal class AnyRegistration: @unchecked Sendable {
     fileID: StaticString, line: UInt, overrideDepth: Int, isMainActor: Bool
   ) {
     self.isMainActor = isMainActor
+    moduleName = ModuleInstallation.current
     self.propertyType = propertyType
     self.containerType = containerType
     self.scope = scope
@@ -42,7 +45,7 @@ internal class AnyRegistration: @unchecked Sendable {
     InitializerRegistry.Rule(
       propertyTypeName: typeName(propertyType), containerTypeName: containerType.map(typeName),
       scope: scope, fileID: "\(fileID)", line: Int(line), overrideDepth: overrideDepth,
-      isMainActor: isMainActor)
+      isMainActor: isMainActor, moduleName: moduleName)
   }
 }
 

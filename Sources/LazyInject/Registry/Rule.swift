@@ -30,6 +30,11 @@ extension InitializerRegistry {
     /// (``InitializerRegistry/registerOnMainActor(_:in:scope:fileID:line:_:)``).
     public let isMainActor: Bool
 
+    /// The module that registered the rule, with its condition if it has one
+    /// (`"MyApp.MockNetworkInitializers when launch argument -ui-testing"`); nil for a
+    /// registration made outside a module.
+    public let moduleName: String?
+
     /// Whether the value is built with `init()` of a ``DefaultInitializable`` type.
     public var isDefaultInitializer: Bool { scope == nil }
 
@@ -38,20 +43,26 @@ extension InitializerRegistry {
 
     /// `"ResourceLoader in UsersViewController, unique scope (Initializers.swift:12)"`.
     public var description: String {
-      guard let scope, let fileID, let line else {
+      guard let scope else {
         return "\(propertyTypeName).init() (DefaultInitializable)"
       }
       let container = containerTypeName.map { "in \($0)" } ?? "root default"
       let layer = overrideDepth > 0 ? ", override layer \(overrideDepth)" : ""
+      return "\(propertyTypeName) \(container), \(scope) scope\(layer)\(details)"
+    }
+
+    /// `", main actor, module MyApp.LoaderInitializers (LoaderInitializers.swift:12)"`: what
+    /// follows the scope in diagnostics.
+    internal var details: String {
       let actor = isMainActor ? ", main actor" : ""
-      return
-        "\(propertyTypeName) \(container), \(scope) scope\(actor)\(layer) (\(fileID):\(line))"
+      let module = moduleName.map { ", module \($0)" } ?? ""
+      return "\(actor)\(module) (\(fileID ?? "?"):\(line ?? 0))"
     }
 
     internal static func defaultInitializer(of property: Any.Type) -> Rule {
       Rule(
         propertyTypeName: typeName(property), containerTypeName: nil, scope: nil, fileID: nil,
-        line: nil, overrideDepth: 0, isMainActor: false)
+        line: nil, overrideDepth: 0, isMainActor: false, moduleName: nil)
     }
   }
 }

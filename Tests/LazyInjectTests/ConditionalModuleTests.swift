@@ -1,0 +1,80 @@
+import Foundation
+import LazyInject
+import Testing
+
+private final class Network: Sendable {
+  let kind: String
+  init(_ kind: String) { self.kind = kind }
+}
+private final class Screen {}
+
+private struct NetworkInitializers: InitializerModule {
+  func register(in registry: InitializerRegistry) {
+    registry.register(Network.self) { _ in Network("live") }
+  }
+}
+
+private struct MockNetworkInitializers: InitializerModule {
+  func register(in registry: InitializerRegistry) {
+    registry.register(Network.self) { _ in Network("mock") }
+  }
+}
+
+/// An argument this process was launched with, and one it was not.
+private let passedArgument = CommandLine.arguments[0]
+private let absentArgument = "-lazyinject-never-passed"
+
+struct ConditionalModuleTests {
+  @Test func testConditionalModuleIsInstalledAfterUnconditionalOnesAndWins() throws {
+    let registry = InitializerRegistry()
+    registry.duplicateRegistrationHandler = { _ in }
+    // Listed first, installed last.
+    registry.install(
+      MockNetworkInitializers().when(.launchArgument(passedArgument)), NetworkInitializers())
+    #expect(try registry.resolve(Network.self, for: Screen()).kind == "mock")
+  }
+
+  @Test func testModuleWhoseConditionIsNotMetIsNotInstalled() throws {
+    let registry = InitializerRegistry()
+    registry.install(
+      NetworkInitializers(), MockNetworkInitializers().when(.launchArgument(absentArgument)))
+    #expect(try registry.resolve(Network.self, for: Screen()).kind == "live")
+  }
+
+  @Test func testConditionsReadArgumentsEnvironmentBuildAndClosures() {
+    #expect(ModuleCondition.launchArgument(passedArgument).isMet)
+    #expect(!ModuleCondition.launchArgument(absentArgument).isMet)
+    #expect(!ModuleCondition.environment("LAZYINJECT_NEVER_SET", "1").isMet)
+    #expect(ModuleCondition("always") { true }.isMet)
+    #if DEBUG
+      #expect(ModuleCondition.debugBuild.isMet)
+    #else
+      #expect(!ModuleCondition.debugBuild.isMet)
+    #endif
+  }
+
+  @Test func testEnvironmentConditionIsMetInAChildWhoseEnvironmentHasTheValue() async {
+    await #expect(processExitsWith: .success) {
+      setenv("LAZYINJECT_UI_TESTING", "1", 1)
+      guard ModuleCondition.environment("LAZYINJECT_UI_TESTING", "1").isMet,
+        !ModuleCondition.environment("LAZYINJECT_UI_TESTING", "0").isMet
+      else { failExitTest("the environment condition misread LAZYINJECT_UI_TESTING=1") }
+    }
+  }
+
+  @Test func testDescriptionAndExplainNameTheModuleAndItsCondition() {
+    let registry = InitializerRegistry()
+    registry.duplicateRegistrationHandler = { _ in }
+    registry.install(
+      NetworkInitializers(), MockNetworkInitializers().when(.launchArgument(passedArgument)))
+    let module = "module LazyInjectTests.MockNetworkInitializers when launch argument"
+    #expect(registry.description.contains(module))
+    #expect(registry.explain(Network.self, in: Screen.self).contains(module))
+  }
+
+  @Test func testRegistrationOutsideAModuleNamesNoModule() throws {
+    let registry = InitializerRegistry()
+    registry.register(Network.self) { _ in Network("direct") }
+    #expect(!registry.description.contains("module"))
+  }
+}
