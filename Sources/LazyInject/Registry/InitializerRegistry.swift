@@ -54,6 +54,9 @@ public final class InitializerRegistry: Sendable {
   @exclusivity(unchecked) nonisolated(unsafe) internal var tracerStorage:
     (@Sendable (ResolutionEvent) -> Void)?
 
+  /// How many times each scope was reset: a build that started before a reset keeps nothing.
+  @exclusivity(unchecked) nonisolated(unsafe) internal var scopeGenerations: [Scope: Int] = [:]
+
   /// Shared instances of the registries below this override layer whose build used its rules,
   /// by registration: they belong to the layer and die with it.
   @exclusivity(unchecked) nonisolated(unsafe) internal var adoptedInstances:

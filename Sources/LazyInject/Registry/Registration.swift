@@ -17,7 +17,10 @@ internal class AnyRegistration: @unchecked Sendable {
   /// The thread building the instance of a `.singleton` or `.weak` registration, if any.
   var builder: UnsafeRawPointer?
 
-  /// The instance of a `.singleton` registration.
+  /// The generation of the scope (see `InitializerRegistry.reset(_:)`) when `builder` started.
+  var builtInGeneration = 0
+
+  /// The instance of a `.singleton` or `.custom` registration.
   var singleton: Any?
 
   /// The instance of a `.weak` registration.

@@ -22,12 +22,28 @@ extension InitializerRegistry {
     /// The registry keeps it weakly, so the value must be a class instance.
     case weak
 
-    /// `"unique"`, `"singleton"` or `"weak"`.
+    /// One instance per registration, as for ``singleton``, until ``InitializerRegistry/reset(_:)``
+    /// drops every instance of the scope: state an app keeps per user session, dropped at log-out.
+    ///
+    /// Name the scope once, in an extension:
+    ///
+    /// ```swift
+    /// extension InitializerRegistry.Scope {
+    ///   static let session = Self.custom("session")
+    /// }
+    ///
+    /// registry.register(UserProfile.self, scope: .session) { _ in UserProfile.load() }
+    /// registry.reset(.session)  // at log-out: the next resolution builds a new profile
+    /// ```
+    case custom(String)
+
+    /// `"unique"`, `"singleton"`, `"weak"`, or a custom scope's name.
     public var description: String {
       switch self {
       case .unique: "unique"
       case .singleton: "singleton"
       case .weak: "weak"
+      case .custom(let name): name
       }
     }
   }
@@ -72,6 +88,7 @@ extension InitializerRegistry {
         }
         guard let builder = registration.builder else {
           registration.builder = thread
+          registration.builtInGeneration = scopeGenerations[registration.scope, default: 0]
           frame.pointee.building = ObjectIdentifier(registration)
           return nil
         }
@@ -101,6 +118,10 @@ extension InitializerRegistry {
       let owner = frame.pointee.layer.flatMap { $0.overrideDepth > overrideDepth ? $0 : nil }
       try lock.withLock {
         finish()
+        // A reset of the scope while the value was built: it goes to this caller only, which
+        // asked before the reset; resolutions that asked after it build anew.
+        guard registration.builtInGeneration == scopeGenerations[registration.scope, default: 0]
+        else { return }
         if let owner {
           try owner.adopt(value, of: registration)
         } else {
@@ -152,7 +173,7 @@ extension InitializerRegistry {
   /// Call with `lock` held.
   private func keptInstance(of registration: AnyRegistration) -> Any? {
     switch registration.scope {
-    case .singleton: registration.singleton
+    case .singleton, .custom: registration.singleton
     case .weak: registration.weakInstance
     case .unique: nil
     }
@@ -163,7 +184,7 @@ extension InitializerRegistry {
   /// Call with `lock` held.
   private func keep<Property>(_ value: Property, in registration: Registration<Property>) throws {
     switch registration.scope {
-    case .singleton:
+    case .singleton, .custom:
       registration.singleton = value
     case .weak:
       registration.weakInstance = try Self.weakObject(value, of: registration)
@@ -228,32 +249,5 @@ internal struct AdoptedInstance {
   init(registration: AnyRegistration, object: AnyObject?) {
     self.registration = registration
     self.object = object
-  }
-}
-
-extension InitializerRegistry {
-  /// Drops the instances that `.singleton` and `.weak` registrations keep, and keeps the
-  /// registrations: the next resolution builds a new instance.
-  ///
-  /// ```swift
-  /// override func tearDown() {
-  ///   InitializerRegistry.shared.resetSingletons()
-  /// }
-  /// ```
-  ///
-  /// Values already resolved into `@Lazy` properties stay where they are.
-  public func resetSingletons() {
-    let dropped: [Any] = withState {
-      defer { adoptedInstances.removeAll() }
-      return Array(adoptedInstances.values)
-        + table.allRegistrations.compactMap { registration in
-          defer {
-            registration.singleton = nil
-            registration.weakInstance = nil
-          }
-          return registration.singleton
-        }
-    }
-    withExtendedLifetime(dropped) {}  // Released after unlocking: their deinit may resolve.
   }
 }
