@@ -3,6 +3,12 @@
 // here, a URL in a real app), through the public API only.
 import PackageDescription
 
+// CI also builds this package's targets in Swift 5 mode, `SWIFT_LANGUAGE_MODE=5 swift build ...`,
+// to check that the example compiles in both. LazyInject keeps its own Swift 6 mode, which
+// `-Xswiftc -swift-version` would override, as it reaches every target.
+let languageMode: SwiftLanguageMode =
+  Context.environment["SWIFT_LANGUAGE_MODE"] == "5" ? .v5 : .v6
+
 let package = Package(
   name: "ConsumerApp",
   platforms: [.macOS(.v10_15), .iOS(.v13)],
@@ -30,5 +36,5 @@ let package = Package(
         .product(name: "LazyInjectTesting", package: "LazyInject"),
       ]),
   ],
-  swiftLanguageModes: [.v6]
+  swiftLanguageModes: [languageMode]
 )

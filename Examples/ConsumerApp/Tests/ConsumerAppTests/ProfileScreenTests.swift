@@ -1,52 +1,43 @@
 import ConsumerApp
 import LazyInject
 import LazyInjectTesting
+import Observation
 import Testing
 
-final class StubAPIClient: APIClient {
-  let name: String
-  init(name: String) { self.name = name }
-  func fetchProfile() -> Profile { Profile(name: name) }
-}
-
 @MainActor
-@Suite(.overrides { $0.register((any APIClient).self) { _ in StubAPIClient(name: "Grace") } })
 struct ProfileScreenTests {
-  @Test func testProfileScreenGreetsTheUserFromTheStub() {
+  @Test func testProductionScreenUsesTheLiveAPI() {
     let screen = ProfileViewController()
     screen.load()
-    #expect(screen.title == "Hello, Grace!")
+    #expect(screen.model.greeting == "Hello, Ada!")
+    #expect(screen.model.api is LiveProfileAPI)
   }
 
-  @Test(.overrides { $0.register((any APIClient).self) { _ in StubAPIClient(name: "Linus") } })
-  func testTestTraitWinsOverTheSuiteTrait() {
-    let screen = ProfileViewController()
-    screen.load()
-    #expect(screen.title == "Hello, Linus!")
-  }
-
-  @Test(arguments: ["Alan", "Barbara", "Edsger", "Frances"])
-  func testParallelTestsEachSeeTheirOwnStub(name: String) {
+  /// The spy is the test's own: a `@MainActor` initializer may return it, and the test reads it
+  /// afterwards.
+  @Test func testScreenLoadsThroughTheSpy() {
+    let spy = ProfileAPISpy()
     InitializerRegistry.shared.withOverrides { overrides in
-      overrides.register((any APIClient).self) { _ in StubAPIClient(name: name) }
+      overrides.registerOnMainActor((any ProfileAPI).self) { _ in spy }
     } operation: {
       let screen = ProfileViewController()
       screen.load()
-      #expect(screen.title == "Hello, \(name)!")
+      #expect(screen.model.greeting == "Hello, Grace!")
     }
+    #expect(spy.fetchCount == 1)
   }
 
-  @Test func testProfileScreenCanResolveEveryProperty() throws {
-    try InitializerRegistry.shared.validate(ProfileViewController())
-  }
-}
-
-@MainActor
-struct ProductionWiringTests {
-  @Test func testAppModulesInstallThemselvesWithoutAnyCall() {
-    let screen = ProfileViewController()
-    screen.load()
-    #expect(screen.title == "Hello, Ada (from the server)!")
-    #expect(screen.$api.rule?.scope == .singleton)
+  @Test(.overrides { $0.registerOnMainActor((any ProfileAPI).self) { _ in ProfileAPISpy() } })
+  func testViewModelNotifiesObserversWhenLoaded() async {
+    let model = ProfileViewModel()
+    await confirmation("greeting changed") { changed in
+      withObservationTracking {
+        _ = model.greeting
+      } onChange: {
+        changed()
+      }
+      model.load()
+    }
+    #expect(model.greeting == "Hello, Grace!")
   }
 }

@@ -1,0 +1,50 @@
+import ConsumerApp
+import LazyInject
+import LazyInjectTesting
+import Testing
+
+/// The production wiring: the app's modules install themselves on first use.
+@MainActor
+struct UsersScreenTests {
+  @Test func testUsersScreenGetsTheUsersLoaderAndASpinnerBuiltFromItself() {
+    let screen = UsersViewController()
+    screen.load()
+    #expect(screen.loaded == "GET https://api.example.com/users")
+    #expect(screen.progressView.message == "Loading Users...")
+    #expect(screen.progressView.showCount == 1)
+    #expect(screen.progressView.isVisible == false)
+  }
+
+  @Test func testAdminScreenInheritsTheUsersRegistrations() throws {
+    let screen = AdminUsersViewController()
+    screen.load()
+    #expect(screen.loaded == "GET https://api.example.com/users")
+    #expect(screen.progressView.message == "Loading Admins...")
+    let rule = try #require(screen.$resourceLoader.rule)
+    #expect(rule.containerTypeName?.hasSuffix("UsersViewController") == true)
+    #expect(screen.$progressView.rule?.isMainActor == true)
+  }
+
+  @Test func testOtherScreensGetTheRootDefault() {
+    let screen = SettingsViewController()
+    #expect(screen.resourceLoader.loadResources() == "GET https://api.example.com/resources")
+    #expect(screen.$resourceLoader.rule?.isRootDefault == true)
+  }
+
+  @Test func testEveryScreenSharesTheOneRequestManager() {
+    let users = UsersViewController().resourceLoader
+    let settings = SettingsViewController().resourceLoader
+    #expect(users !== settings)
+    #expect(users.requestManager === settings.requestManager)
+    #expect(users.$requestManager.rule?.scope == .singleton)
+  }
+
+  /// A stub that needs no inspecting goes in the trait; the test sees it, parallel tests do not.
+  @Test(.overrides { $0.register(ResourceLoader.self) { _ in ResourceLoader(path: "/stub") } })
+  func testTraitReplacesTheLoaderOfEveryScreen() {
+    let screen = AdminUsersViewController()
+    screen.load()
+    #expect(screen.loaded == "GET https://api.example.com/stub")
+    #expect(SettingsViewController().resourceLoader.path == "/stub")
+  }
+}
