@@ -1,0 +1,120 @@
+import _LazyInjectShims
+
+/// A class property resolved on first read like `@Lazy`, but held weakly: a back-reference that
+/// must not keep its target alive.
+///
+/// A child screen's reference to the coordinator that owns it is the usual case:
+///
+/// ```swift
+/// @MainActor
+/// final class SignInViewController {
+///   @WeakLazy var coordinator: SignInCoordinator?
+/// }
+/// ```
+///
+/// The first read resolves `SignInCoordinator` with the rules of `@Lazy` (a registration for
+/// `SignInCoordinator?` wins, else those of `SignInCoordinator`: container, superclasses, root
+/// default, `init()`), keeps the instance weakly and returns it. A read after the instance was
+/// released resolves again; a read for which no rule applies returns nil. Assigning stores an
+/// instance directly, weakly.
+///
+/// The storage is a single weak reference: no more bytes than `weak var`.
+///
+/// ## Concurrency
+///
+/// As for `@Lazy`: concurrent first reads build one instance, the others wait for it; reads take
+/// the object's short slot lock; cycles, across threads too, are reported. Assigning is a
+/// mutation of the object and must not race with reads.
+///
+/// - Important: Only on properties of classes: on a struct or enum it is a compile-time error.
+@propertyWrapper
+public struct WeakLazy<Value: AnyObject> {
+  /// The instance, the in-flight marker, or nil.
+  ///
+  /// The marker is immortal, so a weak reference to it never fails. Read and written only with
+  /// the object's slot lock held.
+  @usableFromInline
+  internal weak var _object: AnyObject?
+
+  /// Creates an unresolved property; the compiler calls it for `@WeakLazy var name: Type?`.
+  public init() {}
+
+  /// Unavailable: `@WeakLazy` reads and writes through the object that holds it.
+  @available(*, unavailable, message: "@WeakLazy is only available on properties of classes")
+  public var wrappedValue: Value? {
+    get { fatalError("@WeakLazy is only available on properties of classes") }
+    set { fatalError("@WeakLazy is only available on properties of classes") }
+  }
+
+  /// Reads or assigns the property of `container`; the compiler calls it for `container.name`.
+  public static subscript<Container: AnyObject>(
+    _enclosingInstance container: Container,
+    wrapped wrappedKeyPath: ReferenceWritableKeyPath<Container, Value?>,
+    storage storageKeyPath: ReferenceWritableKeyPath<Container, WeakLazy>
+  ) -> Value? {
+    get {
+      let object = Unmanaged.passUnretained(container).toOpaque()
+      let marker = _LazyMarker.object
+      while true {
+        _lazyinject_lock(object)
+        let current = container[keyPath: storageKeyPath]._object
+        if let current, current !== marker {
+          _lazyinject_unlock(object)
+          return unsafeDowncast(current, to: Value.self)
+        }
+        // A stored property of a class: its address is fixed while the object lives.
+        let slot = UnsafeRawPointer(
+          withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._object) { $0 })
+        if current == nil {
+          container[keyPath: storageKeyPath]._object = marker
+          _lazyinject_unlock(object)
+          return resolve(container, slot: slot, storage: storageKeyPath)
+        }
+        _lazyinject_unlock(object)
+        _LazyResolution.wait(for: Value?.self, in: container, slot: slot) {
+          _lazyinject_lock(object)
+          defer { _lazyinject_unlock(object) }
+          return container[keyPath: storageKeyPath]._object === marker
+        }
+      }
+    }
+    set {
+      let object = Unmanaged.passUnretained(container).toOpaque()
+      _lazyinject_lock(object)
+      let wasInFlight = container[keyPath: storageKeyPath]._object === _LazyMarker.object
+      container[keyPath: storageKeyPath]._object = newValue
+      _lazyinject_unlock(object)
+      if wasInFlight {
+        _LazyResolution.didPublish()
+      }
+    }
+  }
+
+  /// Resolves `Value?` for `container`, whose slot this thread marked in flight, and publishes
+  /// the instance (weakly) unless the property was assigned meanwhile.
+  private static func resolve<Container: AnyObject>(
+    _ container: Container, slot: UnsafeRawPointer,
+    storage storageKeyPath: ReferenceWritableKeyPath<Container, WeakLazy>
+  ) -> Value? {
+    let object = Unmanaged.passUnretained(container).toOpaque()
+    var isObserved = false
+    let box = _LazyResolution.box(
+      of: Value?.self, for: container, slot: slot, isObserved: &isObserved)
+    let value = box.value  // Held strongly until returned: the slot only keeps it weakly.
+    _lazyinject_lock(object)
+    let result: Value?
+    if container[keyPath: storageKeyPath]._object === _LazyMarker.object {
+      container[keyPath: storageKeyPath]._object = value
+      result = value
+    } else {
+      // Assigned while being built: the assignment wins.
+      result = container[keyPath: storageKeyPath]._object.map { unsafeDowncast($0, to: Value.self) }
+    }
+    _lazyinject_unlock(object)
+    _LazyResolution.didPublish()
+    if isObserved, let value {
+      _LazyResolution.notify(container, slot: slot, of: value)
+    }
+    return result
+  }
+}
