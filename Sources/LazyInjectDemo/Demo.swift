@@ -4,6 +4,8 @@ enum Demo {
   /// exit status, 1 for an unknown scene.
   @MainActor
   static func run(arguments: [String], echo: Bool = true) -> Int32 {
+    // Read by a module's condition when the registry is first used, not by a scene.
+    let arguments = arguments.filter { $0 != UITestingInitializers.launchArgument }
     if arguments == ["--list"] {
       print("Scenes:\n\(Scene.list)")
       return 0

@@ -20,6 +20,10 @@ struct Scene: Sendable {
     Scene(name: "mocks", title: "Swapping in a mock", run: MockScene.run),
     Scene(name: "coordinators", title: "Coordinators and child flows", run: CoordinatorScene.run),
     Scene(name: "news", title: "A news list refreshed in the background", run: NewsScene.run),
+    Scene(name: "session", title: "Log-out resets the session scope", run: SessionScene.run),
+    Scene(
+      name: "weak-coordinator", title: "A weak back-reference to the coordinator",
+      run: WeakCoordinatorScene.run),
   ]
 
   /// Runs the scene from a clean slate: new serial numbers, no singletons left by earlier scenes.

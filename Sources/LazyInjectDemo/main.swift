@@ -3,6 +3,8 @@
 //   swift run LazyInjectDemo            every scene, in order
 //   swift run LazyInjectDemo --list     the scenes' names
 //   swift run LazyInjectDemo news       one scene
+//   swift run LazyInjectDemo mocks --ui-testing
+//                                       with the UI-testing module (canned network responses)
 //
 // The registrations live in Initializers/, one module per file. They are installed before the
 // first resolution by `AutomaticModules.swift`, with no call here.

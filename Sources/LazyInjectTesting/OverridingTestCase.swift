@@ -10,10 +10,16 @@ import XCTest
 ///   }
 ///
 ///   func testUsersScreenLoadsFromTheMock() {
-///     XCTAssertTrue(UsersViewController().requestManager is MockRequestManager)
+///     MainActor.assumeIsolated {  // XCTest runs test methods on the main thread
+///       XCTAssertTrue(UsersViewController().requestManager is MockRequestManager)
+///     }
 ///   }
 /// }
 /// ```
+///
+/// Screens are `@MainActor`: a test method assumes the main actor, as above, rather than being
+/// declared `@MainActor`, which corelibs XCTest on Linux runs under `swift test` but crashes on
+/// when the tests are listed (`swift test --filter`, `swift test list`).
 ///
 /// Each test method gets a fresh override layer over ``overriddenRegistry``; registrations the
 /// test makes on that registry go to its layer too, and die with it. If a `@Lazy` read fails, the

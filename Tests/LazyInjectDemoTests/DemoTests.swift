@@ -23,7 +23,7 @@ struct DemoTests {
     #expect(
       Scene.all.map(\.name) == [
         "boilerplate", "custom-initializer", "container-specific", "singletons", "modules",
-        "protocols", "mocks", "coordinators", "news",
+        "protocols", "mocks", "coordinators", "news", "session", "weak-coordinator",
       ])
     #expect(Demo.run(arguments: ["--list"], echo: false) == 0)
   }
@@ -140,5 +140,24 @@ struct DemoTests {
     let first = try lines(of: "news") + lines(of: "coordinators")
     let second = try lines(of: "news") + lines(of: "coordinators")
     #expect(first == second)
+  }
+
+  @Test func testSessionSceneResetsTheSessionAtLogOutAndKeepsTheSingleton() throws {
+    let lines = try lines(of: "session")
+    #expect(
+      lines.contains(
+        "  AccountViewController #1 and AccountViewController #2 share UserSession #1: true"))
+    let logOut = try index(of: "Log-out:", in: lines)
+    #expect(lines[logOut...].contains("  UserSession #1 released"))
+    #expect(lines.contains("  AccountViewController #3 gets UserSession #2, for Grace"))
+    #expect(lines.contains("  The RequestManager singleton is untouched: true"))
+  }
+
+  @Test func testWeakCoordinatorSceneReleasesTheFlowTheScreenPointsTo() throws {
+    let lines = try lines(of: "weak-coordinator")
+    #expect(lines.contains("CheckoutScreen #1.coordinator is CheckoutCoordinator #1, held weakly."))
+    let released = try index(of: "CheckoutCoordinator #1 released", in: lines)
+    let after = try index(of: "CheckoutScreen #1.coordinator is now nil.", in: lines)
+    #expect(released < after)
   }
 }

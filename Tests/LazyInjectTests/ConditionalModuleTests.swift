@@ -25,13 +25,15 @@ private let passedArgument = CommandLine.arguments[0]
 private let absentArgument = "-lazyinject-never-passed"
 
 struct ConditionalModuleTests {
-  @Test func testConditionalModuleIsInstalledAfterUnconditionalOnesAndWins() throws {
+  @Test func testConditionalModuleIsInstalledAfterUnconditionalOnesAndWinsUnreported() throws {
     let registry = InitializerRegistry()
-    registry.duplicateRegistrationHandler = { _ in }
+    let duplicates = Counter()
+    registry.duplicateRegistrationHandler = { _ in duplicates.increment() }
     // Listed first, installed last.
     registry.install(
       MockNetworkInitializers().when(.launchArgument(passedArgument)), NetworkInitializers())
     #expect(try registry.resolve(Network.self, for: Screen()).kind == "mock")
+    #expect(duplicates.value == 0)
   }
 
   @Test func testModuleWhoseConditionIsNotMetIsNotInstalled() throws {

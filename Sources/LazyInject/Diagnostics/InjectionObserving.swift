@@ -2,7 +2,7 @@
 /// BloodMagic's `<property>Injected:` hook.
 ///
 /// ```swift
-/// final class UsersViewController: ViewController, InjectionObserving {
+/// final class UsersViewController: UIViewController, @MainActor InjectionObserving {
 ///   @Lazy var resourceLoader: ResourceLoader
 ///
 ///   func didInject(_ value: Any, intoPropertyNamed name: String) {
@@ -12,6 +12,9 @@
 ///   }
 /// }
 /// ```
+///
+/// A `@MainActor` class, such as a view controller, declares the conformance isolated to the main
+/// actor, as above, so that `didInject` is a main-actor method like the others.
 ///
 /// LazyInject calls it once per resolution, after the value is stored and on the thread that read
 /// the property; not for values assigned directly. The property is named, not given as a key

@@ -39,20 +39,29 @@ extension InitializerRegistry {
     let unconditional = modules.filter { !($0 is ConditionalModule) }
     let conditional = modules.compactMap { $0 as? ConditionalModule }
     for module in unconditional {
-      ModuleInstallation.$current.withValue(typeName(type(of: module))) {
+      let installation = ModuleInstallation(name: typeName(type(of: module)), isConditional: false)
+      ModuleInstallation.$current.withValue(installation) {
         module.register(in: self)
       }
     }
     for module in conditional {
-      let name = "\(typeName(type(of: module.module))) when \(module.condition)"
-      ModuleInstallation.$current.withValue(name) {
+      let installation = ModuleInstallation(
+        name: "\(typeName(type(of: module.module))) when \(module.condition)", isConditional: true)
+      ModuleInstallation.$current.withValue(installation) {
         module.register(in: self)
       }
     }
   }
 }
 
-/// The module whose registrations are being made on this task, for diagnostics.
-internal enum ModuleInstallation {
-  @TaskLocal static var current: String?
+/// The module whose registrations are being made on this task.
+internal struct ModuleInstallation: Sendable {
+  @TaskLocal static var current: ModuleInstallation?
+
+  /// The module's name, with its condition if it has one; diagnostics show it.
+  let name: String
+
+  /// Whether a condition switched the module on: its registrations replace others on purpose,
+  /// so the duplicate-registration handler does not hear of them.
+  let isConditional: Bool
 }

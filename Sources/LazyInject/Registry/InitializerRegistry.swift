@@ -217,7 +217,7 @@ public final class InitializerRegistry: Sendable {
         target.duplicateHandler
       )
     }
-    if let replaced {
+    if let replaced, ModuleInstallation.current?.isConditional != true {
       handler(DuplicateRegistration(replaced: replaced.rule, replacement: registration.rule))
     }
   }

@@ -25,7 +25,8 @@
 ///
 /// The condition is checked when the module is installed. Conditional modules are installed
 /// after the unconditional ones of the same `install` (or of the automatic list), so their
-/// registrations win; ``InitializerRegistry/description`` and
+/// registrations win (without a duplicate-registration report: that is their purpose);
+/// ``InitializerRegistry/description`` and
 /// ``InitializerRegistry/explain(_:in:)`` name the module, with its condition, of each rule.
 public struct ModuleCondition: Sendable, CustomStringConvertible {
   private let check: @Sendable () -> Bool

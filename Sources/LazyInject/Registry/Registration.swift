@@ -31,7 +31,7 @@ internal class AnyRegistration: @unchecked Sendable {
     fileID: StaticString, line: UInt, overrideDepth: Int, isMainActor: Bool
   ) {
     self.isMainActor = isMainActor
-    moduleName = ModuleInstallation.current
+    moduleName = ModuleInstallation.current?.name
     self.propertyType = propertyType
     self.containerType = containerType
     self.scope = scope

@@ -8,7 +8,10 @@ extension InitializerRegistry: AutomaticModuleInstallation {
   public static var automaticModules: [any InitializerModule] {
     [
       ServiceInitializers(), LoaderInitializers(), NetworkInitializers(),
-      CoordinatorInitializers(), NewsInitializers(),
+      CoordinatorInitializers(), NewsInitializers(), SessionInitializers(),
+      CheckoutInitializers(),
+      // Installed after the others, so it wins, when UI tests launch the demo with the argument.
+      UITestingInitializers().when(.launchArgument(UITestingInitializers.launchArgument)),
     ]
   }
 }

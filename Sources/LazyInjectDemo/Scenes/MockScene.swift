@@ -4,6 +4,11 @@ import LazyInject
 enum MockScene {
   @MainActor
   static func run() {
+    if ModuleCondition.launchArgument(UITestingInitializers.launchArgument).isMet {
+      say(
+        "Launched with \(UITestingInitializers.launchArgument): UITestingInitializers is installed."
+      )
+    }
     say("Production:")
     load(UsersViewController())
     say("In a test, with an override layer (tests use the .overrides trait or withOverrides):")

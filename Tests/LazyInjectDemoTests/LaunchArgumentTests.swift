@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// Runs the demo executable built next to this test binary with `arguments`; returns what it
+/// printed, or nil if the executable is not there.
+private func runDemo(_ arguments: [String]) throws -> String? {
+  let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  let demo = directory.appendingPathComponent("LazyInjectDemo")
+  guard FileManager.default.isExecutableFile(atPath: demo.path) else { return nil }
+  let process = Process()
+  process.executableURL = demo
+  process.arguments = arguments
+  let output = Pipe()
+  process.standardOutput = output
+  process.standardError = output
+  try process.run()
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return String(decoding: data, as: UTF8.self)
+}
+
+// The UI-testing module is switched on by the process's launch argument, read when the registry
+// is first used: a fresh process of the demo, launched as UI tests launch an app.
+struct LaunchArgumentTests {
+  @Test func testUITestingArgumentSwitchesTheNetworkToMocks() throws {
+    let output = try #require(try runDemo(["mocks", "--ui-testing"]), "no LazyInjectDemo binary")
+    #expect(output.contains("Launched with --ui-testing: UITestingInitializers is installed."))
+    let production = try #require(output.components(separatedBy: "Production:").last)
+    #expect(production.contains("MockRequestManager #1 built"))
+    #expect(!output.contains("LazyInject warning"))
+  }
+
+  @Test func testWithoutTheArgumentTheNetworkIsProduction() throws {
+    let output = try #require(try runDemo(["mocks"]), "no LazyInjectDemo binary")
+    #expect(!output.contains("Launched with --ui-testing"))
+    #expect(output.contains("  RequestManager #1 built"))
+  }
+}
