@@ -13,7 +13,7 @@ let package = Package(
   name: "ConsumerApp",
   platforms: [.macOS(.v10_15), .iOS(.v13)],
   dependencies: [
-    // In an app: .package(url: "https://github.com/lazyinject/LazyInject.git", from: "0.1.0")
+    // In an app: .package(url: "https://github.com/lazyinject/LazyInject.git", branch: "main")
     .package(name: "LazyInject", path: "../..")
   ],
   targets: [

@@ -24,17 +24,17 @@ import XCTest
 /// Each test method gets a fresh override layer over ``overriddenRegistry``; registrations the
 /// test makes on that registry go to its layer too, and die with it. If a `@Lazy` read fails, the
 /// message names the test before the program stops. For an `async`
-/// test method, call ``InitializerRegistry/withOverrides(_:isolation:operation:)`` in the test
+/// test method, call ``LazyInject/InitializerRegistry/withOverrides(_:isolation:operation:)`` in the test
 /// itself: XCTest may run its body on a task that does not inherit the layer.
 open class OverridingTestCase: XCTestCase {
-  /// The registry the overrides apply to; ``InitializerRegistry/shared`` unless a subclass
+  /// The registry the overrides apply to; ``LazyInject/InitializerRegistry/shared`` unless a subclass
   /// overrides it.
   open var overriddenRegistry: InitializerRegistry { .shared }
 
   /// Registers this test case's overriding initializers; does nothing unless overridden.
   open func overrides(_ overrides: InitializerRegistry) {}
 
-  /// Runs the test inside ``InitializerRegistry/withOverrides(_:operation:)``.
+  /// Runs the test inside ``LazyInject/InitializerRegistry/withOverrides(_:operation:)``.
   open override func invokeTest() {
     overriddenRegistry.withOverrides(overrides, testName: name) {
       super.invokeTest()
