@@ -7,12 +7,16 @@ import Testing
 /// @Test(.overrides { overrides in
 ///   overrides.register(RequestManager.self) { _ in MockRequestManager() }
 /// })
-/// func usersScreenLoadsFromTheMock() {
+/// @MainActor func usersScreenLoadsFromTheMock() {
 ///   #expect(UsersViewController().requestManager is MockRequestManager)
 /// }
 ///
 /// @Suite(.overrides { $0.register(RequestManager.self) { _ in MockRequestManager() } })
-/// struct UsersScreenTests { ... }  // every test in the suite gets its own layer
+/// struct UsersScreenTests {  // every test in the suite gets its own layer
+///   @Test @MainActor func loadsUsers() {
+///     #expect(UsersViewController().requestManager is MockRequestManager)
+///   }
+/// }
 /// ```
 ///
 /// Each test case gets a fresh override layer, so tests that run in parallel never share mocks

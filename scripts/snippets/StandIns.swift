@@ -109,6 +109,23 @@ final class Coordinator {
   init(presenter: UIViewController) {}
 }
 
+// Session state, flows and modules for the doc comments' examples.
+
+final class UserProfile: Sendable {
+  static func load() -> UserProfile { UserProfile() }
+}
+
+@MainActor
+final class SignInCoordinator {}
+
+@MainActor
+final class FeedModel {
+  func refresh() async {}
+}
+
+@MainActor
+let feed = FeedModel()
+
 // Modules.
 
 struct LoaderInitializers: InitializerModule {
@@ -116,6 +133,14 @@ struct LoaderInitializers: InitializerModule {
 }
 
 struct NetworkInitializers: InitializerModule {
+  func register(in registry: InitializerRegistry) {}
+}
+
+struct MockNetworkInitializers: InitializerModule {
+  func register(in registry: InitializerRegistry) {}
+}
+
+struct PreviewInitializers: InitializerModule {
   func register(in registry: InitializerRegistry) {}
 }
 

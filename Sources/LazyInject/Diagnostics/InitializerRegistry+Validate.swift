@@ -5,7 +5,7 @@ extension InitializerRegistry {
   /// A one-line test per screen catches a missing registration before users do:
   ///
   /// ```swift
-  /// @Test func usersScreenCanResolveEverything() throws {
+  /// @Test @MainActor func usersScreenCanResolveEverything() throws {
   ///   try InitializerRegistry.shared.validate(UsersViewController())
   /// }
   /// ```

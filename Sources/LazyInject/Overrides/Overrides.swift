@@ -44,10 +44,10 @@ extension InitializerRegistry {
   /// Runs the asynchronous `operation` with extra registrations that win over this registry's.
   ///
   /// ```swift
-  /// await InitializerRegistry.shared.withOverrides { overrides in
+  /// let loaded = await InitializerRegistry.shared.withOverrides { overrides in
   ///   overrides.register(RequestManager.self) { _ in MockRequestManager() }
   /// } operation: {
-  ///   await screen.refresh()
+  ///   await feed.refresh()  // resolutions after suspension points see the mock too
   /// }
   /// ```
   ///

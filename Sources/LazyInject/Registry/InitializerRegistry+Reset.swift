@@ -3,6 +3,10 @@ extension InitializerRegistry {
   /// next resolution of each builds a new instance.
   ///
   /// ```swift
+  /// extension InitializerRegistry.Scope {
+  ///   static let session = Self.custom("session")
+  /// }
+  ///
   /// func logOut() {
   ///   InitializerRegistry.shared.reset(.session)  // singletons and other scopes stay
   /// }
@@ -24,8 +28,10 @@ extension InitializerRegistry {
   /// keeps the registrations: the next resolution builds a new instance.
   ///
   /// ```swift
-  /// override func tearDown() {
-  ///   InitializerRegistry.shared.resetSingletons()
+  /// final class CheckoutTests: XCTestCase {
+  ///   override func tearDown() {
+  ///     InitializerRegistry.shared.resetSingletons()
+  ///   }
   /// }
   /// ```
   ///

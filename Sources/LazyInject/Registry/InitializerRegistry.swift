@@ -10,8 +10,10 @@ import _LazyInjectShims
 /// registry.register(ResourceLoader.self, in: UsersViewController.self) { sender in
 ///   ResourceLoader.usersLoader()
 /// }
-/// // The root default, for every other container:
-/// registry.register(ProgressViewService.self) { sender in ProgressViewService(owner: sender) }
+/// // The root default, for every other container, built on the main actor (a UI service):
+/// registry.registerOnMainActor(ProgressViewService.self) { sender in
+///   ProgressViewService(owner: sender)
+/// }
 /// // One instance for the whole app:
 /// registry.register(RequestManager.self, scope: .singleton) { _ in RequestManager() }
 /// ```
@@ -82,7 +84,7 @@ public final class InitializerRegistry: Sendable {
   /// ```swift
   /// let registry = InitializerRegistry()
   /// registry.install(NetworkInitializers())
-  /// let manager = try registry.resolve(RequestManager.self, for: screen)
+  /// let manager = try registry.resolve(RequestManager.self, for: UsersViewController())
   /// ```
   public convenience init() {
     self.init(installsAutomaticModules: false)
@@ -141,7 +143,7 @@ public final class InitializerRegistry: Sendable {
   /// no registration of its own.
   ///
   /// ```swift
-  /// registry.register(ProgressViewService.self) { sender in ProgressViewService(owner: sender) }
+  /// registry.register(ResourceLoader.self) { _ in ResourceLoader() }
   /// registry.register(RequestManager.self, scope: .singleton) { _ in RequestManager() }
   /// ```
   ///

@@ -37,7 +37,9 @@ public struct ModuleCondition: Sendable, CustomStringConvertible {
   /// Creates a condition that `isMet` decides, described as `description`.
   ///
   /// ```swift
-  /// let signedOut = ModuleCondition("signed out") { !Keychain.hasToken }
+  /// let demoMode = ModuleCondition("demo mode") {
+  ///   UserDefaults.standard.bool(forKey: "demoMode")
+  /// }
   /// ```
   public init(_ description: String, _ isMet: @escaping @Sendable () -> Bool) {
     self.description = description

@@ -4,6 +4,8 @@ extension InitializerRegistry {
   /// `explain(_:in:)` and `$property.rule` describe resolutions with it:
   ///
   /// ```swift
+  /// let screen = UsersViewController()
+  /// _ = screen.resourceLoader
   /// print(screen.$resourceLoader.rule!)
   /// // ResourceLoader in UsersViewController, unique scope (LoaderInitializers.swift:12)
   /// ```

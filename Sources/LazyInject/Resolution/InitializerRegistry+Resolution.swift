@@ -5,7 +5,7 @@ extension InitializerRegistry {
   /// Builds, or finds in its scope, the value of type `propertyType` for `container`.
   ///
   /// ```swift
-  /// let loader = try registry.resolve(ResourceLoader.self, for: usersViewController)
+  /// let loader = try registry.resolve(ResourceLoader.self, for: UsersViewController())
   /// ```
   ///
   /// The registry never retains `container`.
