@@ -29,10 +29,9 @@ import _LazyInjectShims
 /// - Important: Only on properties of classes: on a struct or enum it is a compile-time error.
 @propertyWrapper
 public struct WeakLazy<Value: AnyObject> {
-  /// The instance, the in-flight marker, or nil.
+  /// The instance, an in-flight marker, or nil.
   ///
-  /// The marker is immortal, so a weak reference to it never fails. Read and written only with
-  /// the object's slot lock held.
+  /// Read and written only with the object's slot lock held.
   @usableFromInline
   internal weak var _object: AnyObject?
 
@@ -54,11 +53,10 @@ public struct WeakLazy<Value: AnyObject> {
   ) -> Value? {
     get {
       let object = Unmanaged.passUnretained(container).toOpaque()
-      let marker = _LazyMarker.object
       while true {
         _lazyinject_lock(object)
         let current = container[keyPath: storageKeyPath]._object
-        if let current, current !== marker {
+        if let current, !(current is _WeakLazyMarker) {
           _lazyinject_unlock(object)
           return unsafeDowncast(current, to: Value.self)
         }
@@ -66,22 +64,25 @@ public struct WeakLazy<Value: AnyObject> {
         let slot = UnsafeRawPointer(
           withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._object) { $0 })
         if current == nil {
+          // A marker of its own, alive while the resolution runs: a weak reference to an
+          // immortal object would keep its side table forever.
+          let marker = _WeakLazyMarker()
           container[keyPath: storageKeyPath]._object = marker
           _lazyinject_unlock(object)
-          return resolve(container, slot: slot, storage: storageKeyPath)
+          return resolve(container, slot: slot, marker: marker, storage: storageKeyPath)
         }
         _lazyinject_unlock(object)
         _LazyResolution.wait(for: Value?.self, in: container, slot: slot) {
           _lazyinject_lock(object)
           defer { _lazyinject_unlock(object) }
-          return container[keyPath: storageKeyPath]._object === marker
+          return container[keyPath: storageKeyPath]._object is _WeakLazyMarker
         }
       }
     }
     set {
       let object = Unmanaged.passUnretained(container).toOpaque()
       _lazyinject_lock(object)
-      let wasInFlight = container[keyPath: storageKeyPath]._object === _LazyMarker.object
+      let wasInFlight = container[keyPath: storageKeyPath]._object is _WeakLazyMarker
       container[keyPath: storageKeyPath]._object = newValue
       _lazyinject_unlock(object)
       if wasInFlight {
@@ -90,10 +91,10 @@ public struct WeakLazy<Value: AnyObject> {
     }
   }
 
-  /// Resolves `Value?` for `container`, whose slot this thread marked in flight, and publishes
-  /// the instance (weakly) unless the property was assigned meanwhile.
+  /// Resolves `Value?` for `container`, whose slot this thread marked with `marker`, and
+  /// publishes the instance (weakly) unless the property was assigned meanwhile.
   private static func resolve<Container: AnyObject>(
-    _ container: Container, slot: UnsafeRawPointer,
+    _ container: Container, slot: UnsafeRawPointer, marker: _WeakLazyMarker,
     storage storageKeyPath: ReferenceWritableKeyPath<Container, WeakLazy>
   ) -> Value? {
     let object = Unmanaged.passUnretained(container).toOpaque()
@@ -103,7 +104,7 @@ public struct WeakLazy<Value: AnyObject> {
     let value = box.value  // Held strongly until returned: the slot only keeps it weakly.
     _lazyinject_lock(object)
     let result: Value?
-    if container[keyPath: storageKeyPath]._object === _LazyMarker.object {
+    if container[keyPath: storageKeyPath]._object === marker {
       container[keyPath: storageKeyPath]._object = value
       result = value
     } else {
@@ -118,3 +119,7 @@ public struct WeakLazy<Value: AnyObject> {
     return result
   }
 }
+
+/// Marks a `@WeakLazy` slot whose value a thread is resolving.
+@usableFromInline
+internal final class _WeakLazyMarker {}
