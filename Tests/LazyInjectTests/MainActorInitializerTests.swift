@@ -128,7 +128,11 @@ struct MainActorInitializerTests {
     }
     #expect(AccountsViewController().toast.owner != "test")
   }
+}
 
+// Apart from the suite above: under the trait, that suite's registrations (made when the suite
+// is first created) would go to this test's layer.
+struct TestNameTraitTests {
   @Test(.overrides { _ in })
   func testTraitNamesTheTestItRuns() throws {
     let name = try #require(InitializerRegistry.currentTestName)

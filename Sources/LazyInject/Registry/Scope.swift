@@ -49,14 +49,16 @@ extension InitializerRegistry {
   }
 
   /// The value of `registration` for `container`, built or found according to its scope.
+  ///
+  /// `layers` are the calling task's override layers.
   internal func instance<Property>(
     of registration: Registration<Property>, for container: AnyObject,
-    frame: UnsafeMutablePointer<ResolutionFrame>
+    frame: UnsafeMutablePointer<ResolutionFrame>, layers: [OverrideLayer]
   ) throws -> Property {
-    guard registration.scope != .unique else {
+    if case .unique = registration.scope {  // A pattern: == on Scope compares payloads.
       return try build(registration, for: container)
     }
-    return try sharedInstance(of: registration, for: container, frame: frame)
+    return try sharedInstance(of: registration, for: container, frame: frame, layers: layers)
   }
 
   /// The instance of a `.singleton` or `.weak` registration, built by exactly one thread.
@@ -70,10 +72,8 @@ extension InitializerRegistry {
   /// made this path look up generic metadata on every call (a fifth of its time, measured).
   private func sharedInstance<Property>(
     of registration: Registration<Property>, for container: AnyObject,
-    frame: UnsafeMutablePointer<ResolutionFrame>
+    frame: UnsafeMutablePointer<ResolutionFrame>, layers: [OverrideLayer]
   ) throws -> Property {
-    let thread = _lazyinject_thread_identity()
-    let layers = OverrideScope.current
     let adopters = layers.isEmpty ? [] : layersAbove(in: layers)
     let kept: Any? = try lock.withLock {
       while true {
@@ -86,6 +86,7 @@ extension InitializerRegistry {
         if let kept = keptInstance(of: registration) {
           return kept
         }
+        let thread = _lazyinject_thread_identity()
         guard let builder = registration.builder else {
           registration.builder = thread
           registration.builtInGeneration = scopeGenerations[registration.scope, default: 0]

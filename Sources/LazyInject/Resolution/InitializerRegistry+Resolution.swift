@@ -35,8 +35,10 @@ extension InitializerRegistry {
       origin = outcome.origin
       isObserved = outcome.isObserved
     }
-    guard let value = try value(of: propertyType, for: container, frame: frame, outcome: &outcome)
-    else {
+    let value: Property
+    do {
+      value = try self.value(of: propertyType, for: container, frame: frame, outcome: &outcome)
+    } catch is NoRule {
       throw missingInitializerError(propertyType, in: type(of: container), frame: frame.pointee)
     }
     if let tracer = outcome.tracer, let origin = outcome.origin {
@@ -71,11 +73,14 @@ extension InitializerRegistry {
 
   /// The value of the first rule that applies to `propertyType` in `container`: a registration
   /// (the innermost override layer's first), `init()`, or for an optional type, the rules of the
-  /// wrapped type; nil if none applies.
+  /// wrapped type.
+  ///
+  /// - Throws: `NoRule` if none applies (an optional of `Property` would cost a lookup of its
+  ///   generic metadata on every resolution), or the error of a rule that failed.
   internal func value<Property>(
     of propertyType: Property.Type, for container: AnyObject,
     frame: UnsafeMutablePointer<ResolutionFrame>, outcome: inout Outcome
-  ) throws -> Property? {
+  ) throws -> Property {
     let lookup = lookUp(propertyType, in: type(of: container))
     outcome.isObserved = lookup.isObserved
     outcome.tracer = lookup.tracer
@@ -88,20 +93,22 @@ extension InitializerRegistry {
       if lookup.owner !== self {
         frame.pointee.use(lookup.owner)
       }
-      return try lookup.owner.instance(of: registration, for: container, frame: frame)
+      return try lookup.owner.instance(
+        of: registration, for: container, frame: frame, layers: lookup.layers)
     }
     return try valueWithoutRegistration(
       of: propertyType, for: container, frame: frame, outcome: &outcome)
   }
 
-  /// The value when no registration applies: `init()`, or for `T?`, the rules of `T`.
+  /// The value when no registration applies: `init()`, or for `T?`, the rules of `T` (nil if
+  /// none applies to `T`).
   ///
   /// Out of line: its temporaries would otherwise take stack in every level of a deep chain.
   @inline(never)
   private func valueWithoutRegistration<Property>(
     of propertyType: Property.Type, for container: AnyObject,
     frame: UnsafeMutablePointer<ResolutionFrame>, outcome: inout Outcome
-  ) throws -> Property? {
+  ) throws -> Property {
     if let defaultType = propertyType as? any DefaultInitializable.Type {
       outcome.origin = .defaultInitializer(propertyType)
       return (defaultType.init() as! Property)
@@ -111,8 +118,11 @@ extension InitializerRegistry {
         from: self, for: container, frame: frame, outcome: &outcome)
       return (value as! Property)
     }
-    return nil
+    throw NoRule()
   }
+
+  /// Thrown by `value(of:for:frame:outcome:)` when no rule applies.
+  internal struct NoRule: Error {}
 
   /// What a resolution uses: the matching registration and the registry that owns it (the
   /// innermost override layer that has one, else this registry), and the tracer.
@@ -121,6 +131,8 @@ extension InitializerRegistry {
     var owner: InitializerRegistry
     var tracer: (@Sendable (ResolutionEvent) -> Void)?
     var isObserved: Bool
+    /// The override layers of the calling task, read once per resolution.
+    var layers: [OverrideLayer]
   }
 
   private func lookUp(_ property: Any.Type, in containerClass: AnyClass) -> Lookup {
@@ -133,11 +145,12 @@ extension InitializerRegistry {
       if let registration = found.registration {
         return Lookup(
           registration: registration, owner: layer.registry, tracer: tracer,
-          isObserved: own.isObserved)
+          isObserved: own.isObserved, layers: layers)
       }
     }
     return Lookup(
-      registration: own.registration, owner: self, tracer: tracer, isObserved: own.isObserved)
+      registration: own.registration, owner: self, tracer: tracer, isObserved: own.isObserved,
+      layers: layers)
   }
 
   /// The error for a property no layer and no `init()` can build.

@@ -22,7 +22,11 @@ extension Optional: _OptionalDependency {
     from registry: InitializerRegistry, for container: AnyObject,
     frame: UnsafeMutablePointer<ResolutionFrame>, outcome: inout InitializerRegistry.Outcome
   ) throws -> Self {
-    try registry.value(of: Wrapped.self, for: container, frame: frame, outcome: &outcome)
+    do {
+      return try registry.value(of: Wrapped.self, for: container, frame: frame, outcome: &outcome)
+    } catch is InitializerRegistry.NoRule {
+      return nil
+    }
   }
 }
 
