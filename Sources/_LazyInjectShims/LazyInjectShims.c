@@ -95,7 +95,14 @@ static pthread_key_t frame_arena_key;
 static pthread_once_t frame_arena_once = PTHREAD_ONCE_INIT;
 static _Thread_local void *frame_arena = 0;
 
-static void create_frame_arena_key(void) { pthread_key_create(&frame_arena_key, free); }
+/// Frees the exiting thread's arena, and forgets it: a resolution from a later destructor of the
+/// same thread allocates a new one (POSIX runs destructors again for keys set meanwhile).
+static void free_frame_arena(void *arena) {
+  free(arena);
+  frame_arena = 0;
+}
+
+static void create_frame_arena_key(void) { pthread_key_create(&frame_arena_key, free_frame_arena); }
 
 void *_lazyinject_frame_arena(uintptr_t bytes) {
   if (frame_arena == 0) {

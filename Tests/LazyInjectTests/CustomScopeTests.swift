@@ -76,14 +76,37 @@ struct CustomScopeTests {
     #expect(try registry.resolve(UserProfile.self, for: Screen()).serial == 2)
   }
 
-  @Test func testOverrideLayerKeepsItsOwnSessionInstance() throws {
+  @Test func testResetInsideALayerResetsOnlyTheLayersInstances() throws {
     let registry = registry(built: Counter())
+    let production = try registry.resolve(UserProfile.self, for: Screen())
     try registry.withOverrides {
       $0.register(UserProfile.self, scope: .session) { _ in UserProfile(serial: 100) }
     } operation: {
       let mock = try registry.resolve(UserProfile.self, for: Screen())
       registry.reset(.session)
-      #expect(try registry.resolve(UserProfile.self, for: Screen()) === mock)
+      #expect(try registry.resolve(UserProfile.self, for: Screen()) !== mock)
+    }
+    #expect(try registry.resolve(UserProfile.self, for: Screen()) === production)
+  }
+
+  @Test func testResetInsideALayerDropsTheSessionInstanceItAdopted() throws {
+    final class Token: Sendable {}
+    final class Account: Sendable {
+      let token: Token
+      init(_ token: Token) { self.token = token }
+    }
+    let registry = InitializerRegistry()
+    registry.register(Token.self) { _ in Token() }
+    registry.register(Account.self, scope: .session) { [unowned registry] sender in
+      Account(try registry.resolve(Token.self, for: sender))
+    }
+    try registry.withOverrides {
+      $0.register(Token.self) { _ in Token() }  // The account is built with the layer's token.
+    } operation: {
+      let first = try registry.resolve(Account.self, for: Screen())
+      #expect(try registry.resolve(Account.self, for: Screen()) === first)
+      registry.reset(.session)
+      #expect(try registry.resolve(Account.self, for: Screen()) !== first)
     }
   }
 

@@ -107,3 +107,50 @@ struct WeakLazyTests {
     #expect(MemoryLayout<WeakLazy<FlowCoordinator>>.size == MemoryLayout<WeakSlot>.size)
   }
 }
+
+/// A screen whose coordinator's initializer reads the screen's coordinator again.
+final class SelfNeedingScreen {
+  final class Coordinator {}
+  @WeakLazy var coordinator: Coordinator?
+}
+
+/// Hears of the injection of its weak coordinator.
+private final class ObservedFlowScreen: InjectionObserving {
+  @WeakLazy var coordinator: FlowCoordinator?
+  var injected: [String] = []
+
+  func didInject(_ value: Any, intoPropertyNamed name: String) {
+    injected.append(name)
+  }
+}
+
+struct WeakLazyDiagnosticsTests {
+  @Test func testInitializerReadingItsOwnWeakPropertyIsReportedAsACycle() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        startWatchdog()
+        InitializerRegistry.shared.register(
+          SelfNeedingScreen.Coordinator.self, in: SelfNeedingScreen.self
+        ) { screen in
+          _ = screen.coordinator
+          return SelfNeedingScreen.Coordinator()
+        }
+        _ = SelfNeedingScreen().coordinator
+      })
+    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(!output.contains("watchdog"), "the read waited for itself")
+    #expect(output.contains("dependency cycle"))
+    #expect(output.contains("LazyInjectTests.SelfNeedingScreen.coordinator"))
+  }
+
+  @Test func testInjectionObserverHearsTheWeakPropertysName() {
+    let flow = FlowCoordinator("observed")
+    InitializerRegistry.shared.withOverrides {
+      $0.register(FlowCoordinator.self, in: ObservedFlowScreen.self) { _ in flow }
+    } operation: {
+      let screen = ObservedFlowScreen()
+      #expect(screen.coordinator === flow)
+      #expect(screen.injected == ["coordinator"])
+    }
+  }
+}

@@ -55,14 +55,19 @@ public struct WeakLazy<Value: AnyObject> {
       let object = Unmanaged.passUnretained(container).toOpaque()
       while true {
         _lazyinject_lock(object)
+        // The struct is the stored property, at a fixed address while the object lives; its
+        // weak reference is its only field. (The address of the weak field itself would be a
+        // temporary's: a weak load is a copy.) Taken under the lock, as every access is.
+        let slot = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]) {
+          UnsafeRawPointer($0)
+        }
+        // A strong reference, released only after unlocking: if it is the last one, the deinit
+        // must not run under the lock.
         let current = container[keyPath: storageKeyPath]._object
         if let current, !(current is _WeakLazyMarker) {
           _lazyinject_unlock(object)
           return unsafeDowncast(current, to: Value.self)
         }
-        // A stored property of a class: its address is fixed while the object lives.
-        let slot = UnsafeRawPointer(
-          withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._object) { $0 })
         if current == nil {
           // A marker of its own, alive while the resolution runs: a weak reference to an
           // immortal object would keep its side table forever.
@@ -71,21 +76,24 @@ public struct WeakLazy<Value: AnyObject> {
           _lazyinject_unlock(object)
           return resolve(container, slot: slot, marker: marker, storage: storageKeyPath)
         }
-        _lazyinject_unlock(object)
+        withExtendedLifetime(current) { _lazyinject_unlock(object) }
         _LazyResolution.wait(for: Value?.self, in: container, slot: slot) {
           _lazyinject_lock(object)
-          defer { _lazyinject_unlock(object) }
-          return container[keyPath: storageKeyPath]._object is _WeakLazyMarker
+          let current = container[keyPath: storageKeyPath]._object
+          return withExtendedLifetime(current) {
+            _lazyinject_unlock(object)
+            return current is _WeakLazyMarker
+          }
         }
       }
     }
     set {
       let object = Unmanaged.passUnretained(container).toOpaque()
       _lazyinject_lock(object)
-      let wasInFlight = container[keyPath: storageKeyPath]._object is _WeakLazyMarker
+      let replaced = container[keyPath: storageKeyPath]._object
       container[keyPath: storageKeyPath]._object = newValue
-      _lazyinject_unlock(object)
-      if wasInFlight {
+      withExtendedLifetime(replaced) { _lazyinject_unlock(object) }
+      if replaced is _WeakLazyMarker {
         _LazyResolution.didPublish()
       }
     }
@@ -103,15 +111,16 @@ public struct WeakLazy<Value: AnyObject> {
       of: Value?.self, for: container, slot: slot, isObserved: &isObserved)
     let value = box.value  // Held strongly until returned: the slot only keeps it weakly.
     _lazyinject_lock(object)
+    let current = container[keyPath: storageKeyPath]._object
     let result: Value?
-    if container[keyPath: storageKeyPath]._object === marker {
+    if current === marker {
       container[keyPath: storageKeyPath]._object = value
       result = value
     } else {
       // Assigned while being built: the assignment wins.
-      result = container[keyPath: storageKeyPath]._object.map { unsafeDowncast($0, to: Value.self) }
+      result = current.map { unsafeDowncast($0, to: Value.self) }
     }
-    _lazyinject_unlock(object)
+    withExtendedLifetime(current) { _lazyinject_unlock(object) }
     _LazyResolution.didPublish()
     if isObserved, let value {
       _LazyResolution.notify(container, slot: slot, of: value)

@@ -22,6 +22,10 @@ import _LazyInjectShims
 ///
 /// The registry looks the conformance up at run time, so only one module of a program may
 /// declare it. An explicit ``InitializerRegistry/install(_:)`` still works alongside.
+///
+/// Modules only register: a module that resolves, or waits for another thread that uses
+/// ``InitializerRegistry/shared``, waits for its own installation, which LazyInject cannot
+/// report as a cycle.
 public protocol AutomaticModuleInstallation {
   /// The modules to install into ``InitializerRegistry/shared`` before its first use.
   static var automaticModules: [any InitializerModule] { get }

@@ -13,13 +13,20 @@ extension InitializerRegistry {
   /// ```
   ///
   /// A resolution that asked before the reset may still get the instance it was building; one
-  /// that asks after the reset never gets an instance built or kept before it. Override layers
-  /// keep their own instances (call `reset` on the layer for those). Values already resolved
-  /// into `@Lazy` properties stay where they are.
+  /// that asks after the reset never gets an instance built or kept before it. Inside
+  /// ``withOverrides(_:operation:)`` (or a test under the trait or `OverridingTestCase`), it
+  /// resets the innermost layer's instances instead, so that a test never resets the instances
+  /// parallel tests share. Values already resolved into `@Lazy` properties stay where they are.
   public func reset(_ scope: Scope) {
-    let dropped: [Any] = withState {
-      scopeGenerations[scope, default: 0] += 1
-      return table.allRegistrations.filter { $0.scope == scope }.compactMap(Self.dropInstance)
+    let target = registrationTarget
+    let dropped: [Any] = target.withState {
+      target.scopeGenerations[scope, default: 0] += 1
+      let adopted = target.adoptedInstances.filter { $0.value.registration.scope == scope }
+      for key in adopted.keys {
+        target.adoptedInstances.removeValue(forKey: key)
+      }
+      return Array(adopted.values)
+        + target.table.allRegistrations.filter { $0.scope == scope }.compactMap(Self.dropInstance)
     }
     withExtendedLifetime(dropped) {}  // Released after unlocking: their deinit may resolve.
   }
@@ -35,15 +42,19 @@ extension InitializerRegistry {
   /// }
   /// ```
   ///
+  /// Inside ``withOverrides(_:operation:)``, it resets the innermost layer's instances instead.
   /// Values already resolved into `@Lazy` properties stay where they are.
   public func resetSingletons() {
-    let dropped: [Any] = withState {
-      let registrations = table.allRegistrations
-      for scope in Set(registrations.map(\.scope)) {
-        scopeGenerations[scope, default: 0] += 1
+    let target = registrationTarget
+    let dropped: [Any] = target.withState {
+      let registrations = target.table.allRegistrations
+      for scope in Set(
+        registrations.map(\.scope) + target.adoptedInstances.values.map(\.registration.scope))
+      {
+        target.scopeGenerations[scope, default: 0] += 1
       }
-      defer { adoptedInstances.removeAll() }
-      return Array(adoptedInstances.values) + registrations.compactMap(Self.dropInstance)
+      defer { target.adoptedInstances.removeAll() }
+      return Array(target.adoptedInstances.values) + registrations.compactMap(Self.dropInstance)
     }
     withExtendedLifetime(dropped) {}  // Released after unlocking: their deinit may resolve.
   }

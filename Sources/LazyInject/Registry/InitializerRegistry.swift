@@ -198,8 +198,10 @@ public final class InitializerRegistry: Sendable {
   ///
   /// So a test that registers on ``shared`` inside ``withOverrides(_:operation:)`` (or under the
   /// testing trait or base class) changes only its own layer, which dies with it, never the
-  /// registry that parallel tests share.
-  private var registrationTarget: InitializerRegistry {
+  /// registry that parallel tests share. Unregistering there removes only what the layer holds:
+  /// to hide a rule of the registry, register a replacement. `reset(_:)` and `resetSingletons()`
+  /// follow the same rule; the tracer and the duplicate handler are the registry's own.
+  internal var registrationTarget: InitializerRegistry {
     let layers = OverrideScope.current
     guard !layers.isEmpty else { return self }
     return layers.last { $0.base == ObjectIdentifier(self) }?.registry ?? self

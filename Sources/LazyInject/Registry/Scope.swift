@@ -75,6 +75,8 @@ extension InitializerRegistry {
     frame: UnsafeMutablePointer<ResolutionFrame>, layers: [OverrideLayer]
   ) throws -> Property {
     let adopters = layers.isEmpty ? [] : layersAbove(in: layers)
+    // The adopters' generations of the scope when this thread starts a build (see below).
+    var adopterGenerations: [Int] = []
     let kept: Any? = try lock.withLock {
       while true {
         for layer in adopters.reversed() {
@@ -90,6 +92,7 @@ extension InitializerRegistry {
         guard let builder = registration.builder else {
           registration.builder = thread
           registration.builtInGeneration = scopeGenerations[registration.scope, default: 0]
+          adopterGenerations = adopters.map { $0.generation(of: registration.scope) }
           frame.pointee.building = ObjectIdentifier(registration)
           return nil
         }
@@ -113,27 +116,35 @@ extension InitializerRegistry {
       frame.pointee.building = nil
       wakeWaitingThreads()
     }
+    let value: Property
     do {
-      let value = try build(registration, for: container)
-      // The layer whose rules the build used, if it lies above this registry.
-      let owner = frame.pointee.layer.flatMap { $0.overrideDepth > overrideDepth ? $0 : nil }
-      try lock.withLock {
-        finish()
-        // A reset of the scope while the value was built: it goes to this caller only, which
-        // asked before the reset; resolutions that asked after it build anew.
-        guard registration.builtInGeneration == scopeGenerations[registration.scope, default: 0]
-        else { return }
-        if let owner {
-          try owner.adopt(value, of: registration)
-        } else {
-          try keep(value, in: registration)
-        }
-      }
-      return value
+      value = try build(registration, for: container)
     } catch {
       lock.withLock(finish)
       throw error
     }
+    // The layer whose rules the build used, if it lies above this registry.
+    let owner = frame.pointee.layer.flatMap { $0.overrideDepth > overrideDepth ? $0 : nil }
+    try lock.withLock {
+      finish()
+      // A reset of the scope while the value was built: it goes to this caller only, which
+      // asked before the reset; resolutions that asked after it build anew. The same for a
+      // build that used the layers of several registries, or of a registry other than this
+      // one's: no layer that this registry's resolutions search may keep it.
+      guard registration.builtInGeneration == scopeGenerations[registration.scope, default: 0],
+        !frame.pointee.usesSeveralRegistries
+      else { return }
+      guard let owner else {
+        try keep(value, in: registration)
+        return
+      }
+      if let index = adopters.firstIndex(where: { $0 === owner }),
+        owner.generation(of: registration.scope) == adopterGenerations[index]
+      {
+        try owner.adopt(value, of: registration)
+      }
+    }
+    return value
   }
 
   /// The override layers in `layers` above this registry (the registry itself, or a layer), over
@@ -192,6 +203,13 @@ extension InitializerRegistry {
     case .unique:
       break
     }
+  }
+
+  /// How many times this registry reset `scope`.
+  ///
+  /// Call with the lock of a registry below this one held, or none.
+  internal func generation(of scope: Scope) -> Int {
+    lock.withLock { scopeGenerations[scope, default: 0] }
   }
 
   /// The instance of another registry's `registration` that this override layer keeps.

@@ -32,6 +32,10 @@ internal struct ResolutionFrame {
   /// to that layer.
   var layer: InitializerRegistry?
 
+  /// Whether this resolution used the override layers of more than one registry: no layer may
+  /// then keep a shared instance it built.
+  var usesSeveralRegistries = false
+
   /// `"ResourceLoader in UsersViewController.resourceLoader"`; without the property's name for
   /// an explicit `resolve`.
   var summary: String {
@@ -62,8 +66,13 @@ internal struct ResolutionFrame {
 
   /// Marks `layer` as used by this resolution, if it is deeper than the one already marked.
   mutating func use(_ layer: InitializerRegistry?) {
-    guard let layer, layer.overrideDepth > (self.layer?.overrideDepth ?? 0) else { return }
-    self.layer = layer
+    guard let layer else { return }
+    if let used = self.layer, used.root != layer.root {
+      usesSeveralRegistries = true
+    }
+    if layer.overrideDepth > (self.layer?.overrideDepth ?? 0) {
+      self.layer = layer
+    }
   }
 
   /// The innermost resolution under way on this thread, if any.
@@ -102,7 +111,12 @@ internal struct ResolutionFrame {
     let ended = frame.move()
     _lazyinject_set_current_frame(ended.parent)
     // What this resolution used, the resolution that needed it used too.
-    ended.parent?.pointee.use(ended.layer)
+    if let parent = ended.parent {
+      parent.pointee.use(ended.layer)
+      parent.pointee.usesSeveralRegistries =
+        parent.pointee.usesSeveralRegistries
+        || ended.usesSeveralRegistries
+    }
   }
 
   /// The resolutions under way on this thread, outermost first.
