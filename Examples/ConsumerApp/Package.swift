@@ -21,17 +21,21 @@ let package = Package(
       name: "ConsumerApp",
       dependencies: [.product(name: "LazyInject", package: "LazyInject")]),
     .executableTarget(name: "consumer-app", dependencies: ["ConsumerApp"]),
+    // Test doubles shared by both test targets.
+    .target(
+      name: "ConsumerAppTestSupport", dependencies: ["ConsumerApp"],
+      path: "Tests/ConsumerAppTestSupport"),
     .testTarget(
       name: "ConsumerAppTests",
       dependencies: [
-        "ConsumerApp",
+        "ConsumerApp", "ConsumerAppTestSupport",
         .product(name: "LazyInject", package: "LazyInject"),
         .product(name: "LazyInjectTesting", package: "LazyInject"),
       ]),
     .testTarget(
       name: "ConsumerAppXCTests",
       dependencies: [
-        "ConsumerApp",
+        "ConsumerApp", "ConsumerAppTestSupport",
         .product(name: "LazyInject", package: "LazyInject"),
         .product(name: "LazyInjectTesting", package: "LazyInject"),
       ]),

@@ -1,4 +1,5 @@
 import ConsumerApp
+import ConsumerAppTestSupport
 import LazyInject
 import XCTest
 

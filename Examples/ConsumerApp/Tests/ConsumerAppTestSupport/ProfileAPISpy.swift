@@ -5,10 +5,12 @@ import ConsumerApp
 /// Main-actor state with no lock, not declared `Sendable`: a test registers it with
 /// `registerOnMainActor` and reads it afterwards.
 @MainActor
-final class ProfileAPISpy: ProfileAPI {
-  private(set) var fetchCount = 0
+public final class ProfileAPISpy: ProfileAPI {
+  public private(set) var fetchCount = 0
 
-  func fetchProfile() -> Profile {
+  public init() {}
+
+  public func fetchProfile() -> Profile {
     fetchCount += 1
     return Profile(name: "Grace")
   }
