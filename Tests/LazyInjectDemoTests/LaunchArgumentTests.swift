@@ -4,9 +4,17 @@ import Testing
 /// Runs the demo executable built next to this test binary with `arguments`; returns what it
 /// printed, or nil if the executable is not there.
 private func runDemo(_ arguments: [String]) throws -> String? {
-  let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  let demo = directory.appendingPathComponent("LazyInjectDemo")
-  guard FileManager.default.isExecutableFile(atPath: demo.path) else { return nil }
+  // The build folder: the test binary's (Linux), or the .xctest bundle's (Darwin, where the
+  // process is the xctest tool).
+  let folders =
+    [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+    + Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }.map {
+      $0.bundleURL.deletingLastPathComponent()
+    }
+  let candidates = folders.map { $0.appendingPathComponent("LazyInjectDemo") }
+  guard
+    let demo = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
+  else { return nil }
   let process = Process()
   process.executableURL = demo
   process.arguments = arguments
