@@ -20,9 +20,9 @@ import Testing
 /// ```
 ///
 /// Each test case gets a fresh override layer, so tests that run in parallel never share mocks
-/// or override singletons. Registrations the test makes on ``LazyInject/InitializerRegistry/shared`` go to
-/// its layer too, and die with it. If a `@Lazy` read fails, the message names the test before
-/// the program stops.
+/// or override singletons. Registrations the test makes on
+/// ``LazyInject/InitializerRegistry/shared`` go to its layer too, and die with it. If a `@Lazy`
+/// read fails, the message names the test before the program stops.
 public struct OverridesTrait: TestTrait, SuiteTrait, TestScoping {
   private let registry: InitializerRegistry
   private let configure: @Sendable (InitializerRegistry) -> Void
@@ -37,7 +37,8 @@ public struct OverridesTrait: TestTrait, SuiteTrait, TestScoping {
   /// Applies to every test of a suite it is attached to.
   public var isRecursive: Bool { true }
 
-  /// Runs one test case inside ``LazyInject/InitializerRegistry/withOverrides(_:isolation:operation:)``.
+  /// Runs one test case inside
+  /// ``LazyInject/InitializerRegistry/withOverrides(_:isolation:operation:)``.
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
@@ -56,8 +57,8 @@ extension Trait where Self == OverridesTrait {
   /// over those of `registry`.
   ///
   /// - Parameters:
-  ///   - registry: The registry to override; ``LazyInject/InitializerRegistry/shared`` by default, the one
-  ///     `@Lazy` properties use.
+  ///   - registry: The registry to override; ``LazyInject/InitializerRegistry/shared`` by
+  ///     default, the one `@Lazy` properties use.
   ///   - configure: Registers the overriding initializers into a fresh layer.
   /// - Returns: The trait, for `@Test` or `@Suite`.
   public static func overrides(

@@ -23,12 +23,12 @@ import XCTest
 ///
 /// Each test method gets a fresh override layer over ``overriddenRegistry``; registrations the
 /// test makes on that registry go to its layer too, and die with it. If a `@Lazy` read fails, the
-/// message names the test before the program stops. For an `async`
-/// test method, call ``LazyInject/InitializerRegistry/withOverrides(_:isolation:operation:)`` in the test
-/// itself: XCTest may run its body on a task that does not inherit the layer.
+/// message names the test before the program stops. For an `async` test method, call
+/// ``LazyInject/InitializerRegistry/withOverrides(_:isolation:operation:)`` in the test itself:
+/// XCTest may run its body on a task that does not inherit the layer.
 open class OverridingTestCase: XCTestCase {
-  /// The registry the overrides apply to; ``LazyInject/InitializerRegistry/shared`` unless a subclass
-  /// overrides it.
+  /// The registry the overrides apply to; ``LazyInject/InitializerRegistry/shared`` unless a
+  /// subclass overrides it.
   open var overriddenRegistry: InitializerRegistry { .shared }
 
   /// Registers this test case's overriding initializers; does nothing unless overridden.

@@ -72,7 +72,8 @@ extension InitializerRegistry {
     }
     if let optional = property as? any _OptionalDependency.Type {
       return "no registration for \(typeName(property)); the rules of"
-        + " \(typeName(optional.wrappedType)) apply (explain it to see them), else the value is nil."
+        + " \(typeName(optional.wrappedType)) apply (explain it to see them), else the value is"
+        + " nil."
     }
     if property is any DefaultInitializable.Type {
       return "no registration; \(typeName(property)) is DefaultInitializable, so it is built with"

@@ -19,10 +19,14 @@ extension InitializerRegistry {
   /// first. Nothing outside `operation` sees the layer, so tests running in parallel can each
   /// override ``shared``.
   ///
+  /// Registering, unregistering and resetting on this registry inside `operation` apply to the
+  /// innermost layer, not to the registry.
+  ///
   /// Singletons built from the layer's registrations belong to the layer and go away with it. So
-  /// does a `.singleton` or `.weak` instance of the registry whose build used a rule of the
-  /// layer, directly or through the values it needed: it is seen only inside the layer, never by
-  /// later or parallel code. A registry singleton whose build used no override is shared as usual.
+  /// does a shared (singleton, weak or custom-scope) instance of the registry whose build used a
+  /// rule of the layer, directly or through the values it needed: it is seen only inside the
+  /// layer, never by later or parallel code. A registry singleton whose build used no override is
+  /// shared as usual.
   ///
   /// The layers are a task-local value: a `Task {}` created inside `operation` inherits them, as
   /// it inherits every task-local value, and keeps seeing the overrides (and keeping the layer

@@ -115,7 +115,10 @@ public final class InitializerRegistry: Sendable {
   /// }
   /// ```
   ///
-  /// A registration for the same property type and container class replaces this one.
+  /// A registration for the same property type and container class replaces this one. Inside
+  /// ``withOverrides(_:operation:)`` (or a test under the `.overrides` trait or
+  /// `OverridingTestCase`), registering, unregistering and resetting apply to the innermost
+  /// override layer, and die with it: a test never changes what parallel tests share.
   ///
   /// - Parameters:
   ///   - propertyType: The type of the `@Lazy` property, such as `ResourceLoader.self` or
@@ -212,16 +215,18 @@ public final class InitializerRegistry: Sendable {
     line: UInt, isMainActor: Bool, make: @escaping @Sendable (AnyObject) throws -> Property
   ) {
     let target = registrationTarget
+    let module = ModuleInstallation.current
     let registration = Registration(
       containerType: container, scope: scope, fileID: fileID, line: line,
-      overrideDepth: target.overrideDepth, isMainActor: isMainActor, make: make)
+      overrideDepth: target.overrideDepth, isMainActor: isMainActor, moduleName: module?.name,
+      make: make)
     let (replaced, handler) = target.withState {
       (
         target.table.insert(registration, property: propertyType, container: container),
         target.duplicateHandler
       )
     }
-    if let replaced, ModuleInstallation.current?.isConditional != true {
+    if let replaced, module?.isConditional != true {
       handler(DuplicateRegistration(replaced: replaced.rule, replacement: registration.rule))
     }
   }

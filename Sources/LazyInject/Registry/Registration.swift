@@ -14,13 +14,13 @@ internal class AnyRegistration: @unchecked Sendable {
   /// The module that made the registration, with its condition, if any.
   let moduleName: String?
 
-  /// The thread building the instance of a `.singleton` or `.weak` registration, if any.
+  /// The thread building the instance of a shared (not `.unique`) registration, if any.
   var builder: UnsafeRawPointer?
 
   /// The generation of the scope (see `InitializerRegistry.reset(_:)`) when `builder` started.
   var builtInGeneration = 0
 
-  /// The instance of a `.singleton` or `.custom` registration.
+  /// The instance of a `.singleton` or custom-scope registration.
   var singleton: Any?
 
   /// The instance of a `.weak` registration.
@@ -28,10 +28,10 @@ internal class AnyRegistration: @unchecked Sendable {
 
   init(
     propertyType: Any.Type, containerType: AnyClass?, scope: InitializerRegistry.Scope,
-    fileID: StaticString, line: UInt, overrideDepth: Int, isMainActor: Bool
+    fileID: StaticString, line: UInt, overrideDepth: Int, isMainActor: Bool, moduleName: String?
   ) {
     self.isMainActor = isMainActor
-    moduleName = ModuleInstallation.current?.name
+    self.moduleName = moduleName
     self.propertyType = propertyType
     self.containerType = containerType
     self.scope = scope
@@ -61,13 +61,13 @@ internal final class Registration<Property>: AnyRegistration, @unchecked Sendabl
 
   init(
     containerType: AnyClass?, scope: InitializerRegistry.Scope, fileID: StaticString, line: UInt,
-    overrideDepth: Int, isMainActor: Bool,
+    overrideDepth: Int, isMainActor: Bool, moduleName: String?,
     make: @escaping @Sendable (AnyObject) throws -> Property
   ) {
     self.make = make
     super.init(
       propertyType: Property.self, containerType: containerType, scope: scope, fileID: fileID,
-      line: line, overrideDepth: overrideDepth, isMainActor: isMainActor)
+      line: line, overrideDepth: overrideDepth, isMainActor: isMainActor, moduleName: moduleName)
   }
 }
 

@@ -61,7 +61,8 @@ extension InitializerRegistry {
     return try sharedInstance(of: registration, for: container, frame: frame, layers: layers)
   }
 
-  /// The instance of a `.singleton` or `.weak` registration, built by exactly one thread.
+  /// The instance of a shared (`.singleton`, `.weak` or custom-scope) registration, built by
+  /// exactly one thread.
   ///
   /// An instance whose build used a rule of an override layer above this registry belongs to
   /// that layer (the innermost one used): it is kept there, seen only by resolutions under that
@@ -180,7 +181,7 @@ extension InitializerRegistry {
       error, rule: registration.rule, chain: ResolutionFrame.chain)
   }
 
-  /// The instance a `.singleton` or `.weak` registration keeps.
+  /// The instance a shared registration keeps.
   ///
   /// Call with `lock` held.
   private func keptInstance(of registration: AnyRegistration) -> Any? {
