@@ -114,3 +114,14 @@ struct InjectionObservingTruthTests {
     }
   }
 }
+
+struct NearMissNoiseTests {
+  @Test func testMissForAnyListsNoRegistrationAsNear() throws {
+    let registry = InitializerRegistry()
+    registry.register(Session.self) { _ in Session() }
+    let error = try #require(throws: ResolutionError.self) {
+      try registry.resolve(Any.self, for: ViewController())
+    }
+    #expect(!error.description.contains("Did you mean"))
+  }
+}

@@ -7,8 +7,11 @@ extension InitializerRegistry {
   /// Only references are copied under the lock; conformances are checked after unlocking.
   internal func nearMisses(for property: Any.Type) -> [Rule] {
     var types = [optionalType(wrapping: property)]
-    if let metatype = _lazyinject_existential_metatype(
-      unsafeBitCast(property, to: UnsafeRawPointer.self))
+    // Every type conforms to `Any`, and every class to `AnyObject`: no registration is near.
+    let isUniversal = property == Any.self || property == AnyObject.self
+    if !isUniversal,
+      let metatype = _lazyinject_existential_metatype(
+        unsafeBitCast(property, to: UnsafeRawPointer.self))
     {
       let existentialMetatype = unsafeBitCast(metatype, to: Any.Type.self)
       let registered = withState { table.propertyTypes }
