@@ -13,7 +13,17 @@
 _lazyinject_stripe _lazyinject_stripes[LAZYINJECT_STRIPE_COUNT];
 uintptr_t _lazyinject_in_flight_marker_storage = 0;
 intptr_t _lazyinject_waiters_storage = 0;
-_Thread_local void *_lazyinject_current_frame_storage = 0;
+LAZYINJECT_TLS void *_lazyinject_current_frame_storage = 0;
+uintptr_t _lazyinject_object_box_class_storage = 0;
+int _lazyinject_overrides_used_storage = 0;
+
+void _lazyinject_set_object_box_class(uintptr_t isa) {
+  __atomic_store_n(&_lazyinject_object_box_class_storage, isa, __ATOMIC_RELAXED);
+}
+
+void _lazyinject_set_overrides_used(void) {
+  __atomic_store_n(&_lazyinject_overrides_used_storage, 1, __ATOMIC_RELEASE);
+}
 
 void _lazyinject_lock_contended(_lazyinject_stripe *stripe) {
 #if !defined(__APPLE__)
@@ -44,8 +54,7 @@ const void *_lazyinject_thread_identity(void) { return &_lazyinject_current_fram
 /// Room kept below a resolution for reporting that the stack is nearly used up.
 #define LAZYINJECT_STACK_MARGIN (64 * 1024)
 
-static _Thread_local uintptr_t stack_floor = 0;
-static _Thread_local int stack_floor_known = 0;
+LAZYINJECT_TLS uintptr_t _lazyinject_stack_floor_storage = 0;
 
 static uintptr_t compute_stack_floor(void) {
 #if defined(__APPLE__)
@@ -70,12 +79,10 @@ static uintptr_t compute_stack_floor(void) {
   return bottom + LAZYINJECT_STACK_MARGIN;
 }
 
-uintptr_t _lazyinject_stack_floor(void) {
-  if (!stack_floor_known) {
-    stack_floor = compute_stack_floor();
-    stack_floor_known = 1;
-  }
-  return stack_floor;
+uintptr_t _lazyinject_compute_stack_floor(void) {
+  uintptr_t floor = compute_stack_floor();
+  _lazyinject_stack_floor_storage = floor != 0 ? floor : 1;
+  return _lazyinject_stack_floor_storage;
 }
 
 // The Swift runtime's entry point, ABI-stable since Swift 5.0.
@@ -93,7 +100,7 @@ const void *_lazyinject_existential_metatype(const void *type) {
 
 static pthread_key_t frame_arena_key;
 static pthread_once_t frame_arena_once = PTHREAD_ONCE_INIT;
-static _Thread_local void *frame_arena = 0;
+static LAZYINJECT_TLS void *frame_arena = 0;
 
 /// Frees the exiting thread's arena, and forgets it: a resolution from a later destructor of the
 /// same thread allocates a new one (POSIX runs destructors again for keys set meanwhile).

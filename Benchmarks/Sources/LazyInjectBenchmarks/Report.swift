@@ -106,14 +106,7 @@ extension Results {
   var text: String {
     var lines: [String] = []
     for measurement in [hot, hotMutable, cold, registrySize, singleton] {
-      lines.append(measurement.title)
-      let baseline = measurement.order.first!
-      for name in measurement.order {
-        lines.append(
-          "  \(name.padding(toLength: 48, withPad: " ", startingAt: 0))"
-            + " \(format(ns: measurement.nanoseconds[name]!))  \(format(ratio: measurement.ratio(name, to: baseline)))"
-        )
-      }
+      lines.append(measurement.summary)
     }
     lines.append(
       "Race: two threads, first read of one object's property, \(settings.raceRounds) rounds")
@@ -181,5 +174,17 @@ extension RegistryLockMeasurement {
         + " | \(format(ns: call.longestWaitNanoseconds)) |\n"
     }
     return md
+  }
+}
+
+extension Measurement {
+  /// The title, then a line per system: time and ratio to the first.
+  var summary: String {
+    let baseline = order.first!
+    let rows = order.map { name in
+      "  \(name.padding(toLength: 48, withPad: " ", startingAt: 0))"
+        + " \(format(ns: nanoseconds[name]!))  \(format(ratio: ratio(name, to: baseline)))"
+    }
+    return ([title] + rows).joined(separator: "\n")
   }
 }

@@ -56,13 +56,26 @@ func step<Result>(_ name: String, _ body: () -> Result) -> Result {
 }
 
 if arguments.contains("--only") {
-  guard argument(after: "--only") == "registry-lock" else {
-    print("--only knows one measure: registry-lock")
+  let only = argument(after: "--only")
+  guard only == "registry-lock" || only == "speed" else {
+    print("--only knows two measures: registry-lock, speed")
     exit(2)
   }
   guard !writes else {
     print("--only prints one measure; --write needs them all: drop --only")
     exit(2)
+  }
+  if only == "speed" {
+    // The timed rows alone, for profiling work: hot reads, cold reads, singletons.
+    for measurement in [
+      step("hot reads") { measureHotRead(settings) },
+      step("hot reads of a var field") { measureHotReadOfMutableField(settings) },
+      step("cold reads") { measureCold(settings) },
+      step("singletons") { measureSingleton(settings) },
+    ] {
+      print(measurement.summary)
+    }
+    exit(0)
   }
   let registryLock = step("work under the registry lock") { measureRegistryLock(settings) }
   print()

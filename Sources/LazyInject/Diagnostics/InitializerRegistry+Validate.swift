@@ -65,5 +65,5 @@ internal protocol _LazyStorage {
 
 extension Lazy: _LazyStorage {
   var valueType: Any.Type { Value.self }
-  var isResolved: Bool { _slot is _LazyBox<Value> }
+  var isResolved: Bool { _slot != nil && _slot !== _LazyMarker.object }
 }

@@ -1,3 +1,5 @@
+import _LazyInjectShims
+
 extension InitializerRegistry {
   /// Runs `operation` with extra registrations that win over this registry's, as tests do to swap
   /// in mocks.
@@ -90,6 +92,7 @@ internal enum OverrideScope {
     adding configure: (InitializerRegistry) throws -> Void, over base: InitializerRegistry,
     testName: String? = nil
   ) rethrows -> [OverrideLayer] {
+    _lazyinject_set_overrides_used()
     let depth = layers(over: base).count + 1
     let layer = InitializerRegistry(overriding: base, depth: depth)
     try configure(layer)

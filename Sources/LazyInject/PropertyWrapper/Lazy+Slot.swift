@@ -1,13 +1,22 @@
 import _LazyInjectShims
 
 // The slot of `@Lazy` holds nil (unresolved), the in-flight marker (a thread is building the
-// value) or a `_LazyBox`. It is read and written only with the object's slot lock held, a lock
+// value) or the value. It is read and written only with the object's slot lock held, a lock
 // from a small striped table keyed by the object's address. The lock is never held while user
-// code runs: values are built, and replaced boxes released, after it is unlocked.
+// code runs: values are built, and replaced values released, after it is unlocked.
 //
-// Writes go through the slot's address as raw words. A box in the slot is retained once, by the
-// slot, and ARC releases it with the object. The marker is immortal and stored unretained; it
-// never outlives the resolution that stored it, which holds the object alive.
+// The value is stored one of three ways:
+//
+// - A class-typed value resolved by its pair's pinned rule (see `RuleTable.pin`) is stored
+//   itself: a first read allocates nothing but the value, as a hand-written `lazy var`. Its
+//   rule is the pin, found again when `$property.rule` asks.
+// - Any other class-typed value (assigned, or built by another rule, such as a test's override)
+//   is stored in a `_LazyObjectBox` that records its rule.
+// - A value of any other type (a struct, an existential) is stored in a `_LazyBox<Value>`.
+//
+// Writes go through the slot's address as raw words. What the slot holds is retained once, by
+// the slot, and ARC releases it with the object. The marker is immortal and stored unretained;
+// it never outlives the resolution that stored it, which holds the object alive.
 
 extension Lazy {
   /// The address of the slot's content, without retaining it.
@@ -35,14 +44,71 @@ extension Lazy {
     _LazyResolution.didReplace(replaced)
   }
 
-  /// The box in the slot, if the property is resolved.
-  internal static func _box<Container: AnyObject>(
+  /// Whether the property holds a value, and the rule that produced it (nil if assigned).
+  internal static func _state<Container: AnyObject>(
     in container: Container, _ storageKeyPath: ReferenceWritableKeyPath<Container, Lazy>
-  ) -> _LazyBox<Value>? {
+  ) -> (isResolved: Bool, rule: InitializerRegistry.Rule?) {
     let object = Unmanaged.passUnretained(container).toOpaque()
     _lazyinject_lock(object)
-    defer { _lazyinject_unlock(object) }
-    return container[keyPath: storageKeyPath]._slot as? _LazyBox<Value>
+    let content = container[keyPath: storageKeyPath]._slot
+    _lazyinject_unlock(object)
+    switch content {
+    case nil:
+      return (false, nil)
+    case let marker? where marker === _LazyMarker.object:
+      return (false, nil)
+    case let box as _LazyBox<Value>:
+      return (true, box.origin?.rule)
+    case let box as _LazyObjectBox:
+      return (true, box.origin?.rule)
+    case .some:
+      let pin = InitializerRegistry.shared.pin(for: Value.self, in: type(of: container))
+      return (true, pin?.rule(of: Value.self))
+    }
+  }
+}
+
+extension Lazy {
+  /// Whether `Value` is a class type, one reference with no witness table.
+  ///
+  /// Such values can be stored in the slot itself. Folds to a constant where `Value` is known.
+  @inlinable
+  internal static var _storesObject: Bool {
+    Value.self is AnyObject.Type && MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size
+  }
+
+  /// The value in the slot word `raw` (neither 0 nor the marker), read without retaining what the
+  /// slot keeps alive.
+  ///
+  /// Call with the slot lock held.
+  @inlinable
+  internal static func _value(at raw: UInt) -> Value {
+    guard _storesObject else {
+      return _LazyBox<Value>.value(at: raw)
+    }
+    if _lazyinject_is_object_box(raw) != 0 {
+      return unsafeBitCast(_LazyObjectBox.object(at: raw), to: Value.self)
+    }
+    return withUnsafeBytes(of: raw) { $0.load(as: Value.self) }
+  }
+
+  /// The retained word a slot keeps for `value`: the value itself if `isPinned` (its rule is its
+  /// pair's pin) and it is an object, else a box that records `origin`.
+  @inlinable
+  internal static func _word(for value: Value, origin: _LazyOrigin?, isPinned: Bool) -> UInt {
+    guard _storesObject else {
+      return _LazyBox(value, origin: origin).retainedAddress
+    }
+    let object = unsafeBitCast(value, to: AnyObject.self)
+    if isPinned {
+      return UInt(bitPattern: Unmanaged.passRetained(object).toOpaque())
+    }
+    return _LazyObjectBox(object, origin: origin).retainedAddress
+  }
+
+  @inlinable
+  internal static func _pointer(_ raw: UInt) -> UnsafeMutableRawPointer {
+    UnsafeMutableRawPointer(bitPattern: raw).unsafelyUnwrapped
   }
 }
 
@@ -85,6 +151,53 @@ internal final class _LazyBox<Value> {
   internal static func value(at raw: UInt) -> Value {
     Unmanaged<_LazyBox<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
       ._withUnsafeGuaranteedRef { $0.value }
+  }
+}
+
+/// A class-typed value that is not its pair's pinned rule's, and the rule that produced it (nil
+/// when it was assigned).
+///
+/// Not generic, so that one class pointer, published to the shims, tells a box from a value.
+@usableFromInline
+internal final class _LazyObjectBox {
+  @usableFromInline
+  internal let object: AnyObject
+
+  internal let origin: _LazyOrigin?
+
+  /// Publishes the class pointer before the first box can reach a slot.
+  private static let isPublished: Bool = {
+    let probe = _LazyObjectBox(unchecked: _LazyMarker.object)
+    let isa = Unmanaged.passUnretained(probe).toOpaque().load(as: UInt.self)
+    _lazyinject_set_object_box_class(isa)
+    return true
+  }()
+
+  @usableFromInline
+  internal init(_ object: AnyObject, origin: _LazyOrigin?) {
+    _ = Self.isPublished
+    self.object = object
+    self.origin = origin
+  }
+
+  private init(unchecked object: AnyObject) {
+    self.object = object
+    self.origin = nil
+  }
+
+  /// The box's address, retained once: the +1 that a slot holding it owns.
+  @inlinable
+  internal var retainedAddress: UInt {
+    UInt(bitPattern: Unmanaged.passRetained(self).toOpaque())
+  }
+
+  /// The object of the box whose address is `raw`, read without retaining the box.
+  ///
+  /// Call with the slot lock held.
+  @inlinable
+  internal static func object(at raw: UInt) -> AnyObject {
+    Unmanaged<_LazyObjectBox>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
+      ._withUnsafeGuaranteedRef { $0.object }
   }
 }
 

@@ -48,10 +48,9 @@ import _LazyInjectShims
 /// ``InitializerRegistry/validate(_:)`` in a test to find such a property before users do.
 @propertyWrapper
 public struct Lazy<Value> {
-  /// A `_LazyBox<Value>`, the in-flight marker, or nil.
+  /// The value, a box, the in-flight marker, or nil (see `Lazy+Slot.swift`).
   ///
-  /// Read and written only with the object's slot lock held (`Lazy+Slot.swift`); ARC releases it
-  /// with the object.
+  /// Read and written only with the object's slot lock held; ARC releases it with the object.
   @usableFromInline
   internal var _slot: AnyObject?
 
@@ -86,9 +85,19 @@ public struct Lazy<Value> {
     get {
       let object = Unmanaged.passUnretained(container).toOpaque()
       _lazyinject_lock(object)
+      let marker = _lazyinject_in_flight_marker()
       let raw = container[keyPath: storageKeyPath]._raw
-      if raw != 0 && raw != _lazyinject_in_flight_marker() {
-        let value = _LazyBox<Value>.value(at: raw)
+      if raw != 0 && raw != marker {
+        if _storesObject && _lazyinject_is_object_box(raw) == 0 {
+          // The value itself, read as a field of its type: a read whose result goes unused then
+          // costs no retain (a third of a read, measured).
+          let value = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) {
+            UnsafeMutableRawPointer($0).load(as: Value.self)
+          }
+          _lazyinject_unlock(object)
+          return value
+        }
+        let value = _value(at: raw)
         _lazyinject_unlock(object)
         return value
       }
@@ -96,11 +105,18 @@ public struct Lazy<Value> {
       // Taken here, where the key path folds into a field access, the first read goes on out of
       // line without the key path (passing that would build a key path object on every read).
       let slot = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) { $0 }
+      // Claimed under this lock, a first read takes the lock once less. (Before the first
+      // resolution of the process publishes the marker, `_resolve` claims.)
+      let claims = raw == 0 && marker != 0
+      if claims {
+        UnsafeMutableRawPointer(slot).storeBytes(of: marker, as: UInt.self)
+      }
       _lazyinject_unlock(object)
-      return _resolve(container, slot: slot)
+      return _resolve(container, slot: slot, claimed: claims)
     }
     set {
-      _store(_LazyBox(newValue, origin: nil).retainedAddress, in: container, storageKeyPath)
+      _store(
+        _word(for: newValue, origin: nil, isPinned: false), in: container, storageKeyPath)
     }
   }
 
@@ -113,57 +129,65 @@ public struct Lazy<Value> {
     LazyProjection(container: container, storage: storageKeyPath)
   }
 
-  /// The first read: marks the slot in flight, resolves and publishes; or waits for the thread
-  /// that marked it.
+  /// The first read: marks the slot in flight (unless `claimed`, already marked by this thread),
+  /// resolves and publishes; or waits for the thread that marked it.
   ///
   /// `slot` is read and written only with the object's slot lock held, as raw words: the marker
-  /// is immortal, so it is stored without retaining it, and the box is stored with the +1 that
+  /// is immortal, so it is stored without retaining it, and the value is stored with the +1 that
   /// the slot owns from then on. (Swift's retains of the marker cost a third of this function.)
   @inlinable
   @inline(never)
-  internal static func _resolve(_ container: AnyObject, slot: UnsafeMutablePointer<AnyObject?>)
-    -> Value
-  {
+  internal static func _resolve(
+    _ container: AnyObject, slot: UnsafeMutablePointer<AnyObject?>, claimed: Bool
+  ) -> Value {
     let object = Unmanaged.passUnretained(container).toOpaque()
     let word = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: UInt.self)
     // The C copy of the marker's address costs a load; the Swift one, a `swift_once` check.
     let published = _lazyinject_in_flight_marker()
     let marker = published != 0 ? published : _LazyMarker.address
-    while true {
+    var isClaimed = claimed
+    while !isClaimed {
       _lazyinject_lock(object)
       let current = word.pointee
       if current == 0 {
         word.pointee = marker
         _lazyinject_unlock(object)
-        var isObserved = false
-        let box = _LazyResolution.box(
-          of: Value.self, for: container, slot: UnsafeRawPointer(slot), isObserved: &isObserved)
-        _lazyinject_lock(object)
-        let value: Value
-        if word.pointee == marker || word.pointee == 0 {
-          word.pointee = box.retainedAddress
-          value = box.value
-        } else {
-          value = _LazyBox<Value>.value(at: word.pointee)  // Assigned while being built: it wins.
-        }
-        _lazyinject_unlock(object)
-        _LazyResolution.didPublish()
-        if isObserved {
-          _LazyResolution.notify(container, slot: UnsafeRawPointer(slot), of: box.value)
-        }
-        return value
-      }
-      if current != marker {
-        let value = _LazyBox<Value>.value(at: current)
+        isClaimed = true
+      } else if current != marker {
+        let value = _value(at: current)
         _lazyinject_unlock(object)
         return value
-      }
-      _lazyinject_unlock(object)
-      _LazyResolution.wait(for: Value.self, in: container, slot: UnsafeRawPointer(slot)) {
-        _lazyinject_lock(object)
-        defer { _lazyinject_unlock(object) }
-        return word.pointee == marker
+      } else {
+        _lazyinject_unlock(object)
+        _LazyResolution.wait(for: Value.self, in: container, slot: UnsafeRawPointer(slot)) {
+          _lazyinject_lock(object)
+          defer { _lazyinject_unlock(object) }
+          return word.pointee == marker
+        }
       }
     }
+    var outcome = InitializerRegistry.Outcome()
+    let built = _LazyResolution.resolve(
+      Value.self, for: container, slot: UnsafeRawPointer(slot), outcome: &outcome)
+    let new = _word(for: built, origin: outcome.origin, isPinned: outcome.isPinned)
+    _lazyinject_lock(object)
+    let current = word.pointee
+    let isPublished = current == marker || current == 0
+    let value: Value
+    if isPublished {
+      word.pointee = new
+      value = built
+    } else {
+      value = _value(at: current)  // Assigned while being built: it wins.
+    }
+    _lazyinject_unlock(object)
+    if !isPublished {
+      _LazyResolution.didReplace(new)  // Releases what this thread built and no slot keeps.
+    }
+    _LazyResolution.didPublish()
+    if outcome.isObserved {
+      _LazyResolution.notify(container, slot: UnsafeRawPointer(slot), of: built)
+    }
+    return value
   }
 }

@@ -7,28 +7,15 @@ internal enum _LazyResolution {
   private static let gate = Lock()
 
   /// Resolves `Value` for `container` from the shared registry, through the property's `slot`,
-  /// or stops the program with the resolution error's message.
-  ///
-  /// Also sets `isObserved` to whether the container wants to hear of the injection. Inlinable,
-  /// so that the box is made where `Value` is known: made in generic code, it cost a lookup of
-  /// the box class's generic metadata on every first read.
-  @inlinable
-  internal static func box<Value>(
-    of type: Value.Type, for container: AnyObject, slot: UnsafeRawPointer, isObserved: inout Bool
-  ) -> _LazyBox<Value> {
-    var origin: _LazyOrigin?
-    let value = resolve(type, for: container, slot: slot, origin: &origin, isObserved: &isObserved)
-    return _LazyBox(value, origin: origin)
-  }
-
+  /// or stops the program with the resolution error's message; tells in `outcome` how.
   @usableFromInline
   internal static func resolve<Value>(
     _ type: Value.Type, for container: AnyObject, slot: UnsafeRawPointer,
-    origin: inout _LazyOrigin?, isObserved: inout Bool
+    outcome: inout InitializerRegistry.Outcome
   ) -> Value {
     do {
       return try InitializerRegistry.shared.resolve(
-        type, for: container, slot: slot, origin: &origin, isObserved: &isObserved)
+        type, for: container, slot: slot, outcome: &outcome)
     } catch {
       stop(error)
     }

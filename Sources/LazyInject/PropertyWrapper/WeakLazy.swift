@@ -106,10 +106,9 @@ public struct WeakLazy<Value: AnyObject> {
     storage storageKeyPath: ReferenceWritableKeyPath<Container, WeakLazy>
   ) -> Value? {
     let object = Unmanaged.passUnretained(container).toOpaque()
-    var isObserved = false
-    let box = _LazyResolution.box(
-      of: Value?.self, for: container, slot: slot, isObserved: &isObserved)
-    let value = box.value  // Held strongly until returned: the slot only keeps it weakly.
+    var outcome = InitializerRegistry.Outcome()
+    // Held strongly until returned: the slot only keeps it weakly.
+    let value = _LazyResolution.resolve(Value?.self, for: container, slot: slot, outcome: &outcome)
     _lazyinject_lock(object)
     let current = container[keyPath: storageKeyPath]._object
     let result: Value?
@@ -122,7 +121,7 @@ public struct WeakLazy<Value: AnyObject> {
     }
     withExtendedLifetime(current) { _lazyinject_unlock(object) }
     _LazyResolution.didPublish()
-    if isObserved, let value {
+    if outcome.isObserved, let value {
       _LazyResolution.notify(container, slot: slot, of: value)
     }
     return result

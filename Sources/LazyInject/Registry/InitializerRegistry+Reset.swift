@@ -65,6 +65,7 @@ extension InitializerRegistry {
   private static func dropInstance(of registration: AnyRegistration) -> Any? {
     defer {
       registration.singleton = nil
+      registration.singletonObject = nil
       registration.weakInstance = nil
     }
     return registration.singleton

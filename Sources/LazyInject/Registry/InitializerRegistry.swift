@@ -205,6 +205,7 @@ public final class InitializerRegistry: Sendable {
   /// to hide a rule of the registry, register a replacement. `reset(_:)` and `resetSingletons()`
   /// follow the same rule; the tracer and the duplicate handler are the registry's own.
   internal var registrationTarget: InitializerRegistry {
+    guard _lazyinject_overrides_used() != 0 else { return self }
     let layers = OverrideScope.current
     guard !layers.isEmpty else { return self }
     return layers.last { $0.base == ObjectIdentifier(self) }?.registry ?? self

@@ -3,6 +3,47 @@
 /// The mutable state is read and written only with the owning registry's lock held.
 @usableFromInline
 internal class AnyRegistration: @unchecked Sendable {
+  /// What the rule says; also kept by a pin (see `RuleTable.pin`), which outlives the
+  /// registration without keeping its initializer or instance.
+  let source: RuleSource
+
+  var propertyType: Any.Type { source.propertyType }
+  var containerType: AnyClass? { source.containerType }
+  var scope: InitializerRegistry.Scope { source.scope }
+  var overrideDepth: Int { source.overrideDepth }
+  var isMainActor: Bool { source.isMainActor }
+  var moduleName: String? { source.moduleName }
+
+  /// The thread building the instance of a shared (not `.unique`) registration, if any.
+  var builder: UnsafeRawPointer?
+
+  /// The generation of the scope (see `InitializerRegistry.reset(_:)`) when `builder` started.
+  var builtInGeneration = 0
+
+  /// The instance of a `.singleton` or custom-scope registration.
+  var singleton: Any?
+
+  /// The same instance when the property type is a class: a resolution returns it with no cast
+  /// (casting from `Any` took a sixth of a singleton's first read, measured).
+  var singletonObject: AnyObject?
+
+  /// The instance of a `.weak` registration.
+  weak var weakInstance: AnyObject?
+
+  /// Whether the scope is `.unique`, read without copying the scope (a custom scope's name).
+  let isUnique: Bool
+
+  init(source: RuleSource) {
+    self.source = source
+    if case .unique = source.scope { isUnique = true } else { isUnique = false }
+  }
+
+  /// The rule, for diagnostics.
+  var rule: InitializerRegistry.Rule { source.rule }
+}
+
+/// The description of a registration: what diagnostics and `$property.rule` print.
+internal final class RuleSource: Sendable {
   let propertyType: Any.Type
   let containerType: AnyClass?
   let scope: InitializerRegistry.Scope
@@ -14,34 +55,20 @@ internal class AnyRegistration: @unchecked Sendable {
   /// The module that made the registration, with its condition, if any.
   let moduleName: String?
 
-  /// The thread building the instance of a shared (not `.unique`) registration, if any.
-  var builder: UnsafeRawPointer?
-
-  /// The generation of the scope (see `InitializerRegistry.reset(_:)`) when `builder` started.
-  var builtInGeneration = 0
-
-  /// The instance of a `.singleton` or custom-scope registration.
-  var singleton: Any?
-
-  /// The instance of a `.weak` registration.
-  weak var weakInstance: AnyObject?
-
   init(
     propertyType: Any.Type, containerType: AnyClass?, scope: InitializerRegistry.Scope,
     fileID: StaticString, line: UInt, overrideDepth: Int, isMainActor: Bool, moduleName: String?
   ) {
-    self.isMainActor = isMainActor
-    self.moduleName = moduleName
     self.propertyType = propertyType
     self.containerType = containerType
     self.scope = scope
     self.fileID = fileID
     self.line = line
     self.overrideDepth = overrideDepth
+    self.isMainActor = isMainActor
+    self.moduleName = moduleName
   }
 
-  /// The rule, for diagnostics.
-  ///
   /// Built on demand: type names cost more than the rest of a registration (30 µs for long
   /// generic names, measured), and only diagnostics read them.
   var rule: InitializerRegistry.Rule {
@@ -66,8 +93,10 @@ internal final class Registration<Property>: AnyRegistration, @unchecked Sendabl
   ) {
     self.make = make
     super.init(
-      propertyType: Property.self, containerType: containerType, scope: scope, fileID: fileID,
-      line: line, overrideDepth: overrideDepth, isMainActor: isMainActor, moduleName: moduleName)
+      source: RuleSource(
+        propertyType: Property.self, containerType: containerType, scope: scope, fileID: fileID,
+        line: line, overrideDepth: overrideDepth, isMainActor: isMainActor, moduleName: moduleName
+      ))
   }
 }
 

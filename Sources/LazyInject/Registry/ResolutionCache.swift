@@ -4,11 +4,30 @@
 /// Open addressing with a multiplicative hash of the two type addresses: a lookup is a few
 /// instructions, where `Dictionary`'s seeded hashing cost more than the rest of the lookup.
 internal struct ResolutionCache {
+  /// The match, with its registration unretained: the table keeps it, and empties the cache
+  /// before it lets a registration go (a retain and release per lookup, saved).
   private struct Entry {
     let property: ObjectIdentifier
     let container: ObjectIdentifier
-    let registration: AnyRegistration?
+    let registration: Unmanaged<AnyRegistration>?
     let isObserved: Bool
+    let isPinned: Bool
+    let defaultInitializable: (any DefaultInitializable.Type)?
+
+    init(property: ObjectIdentifier, container: ObjectIdentifier, match: RuleTable.Match) {
+      self.property = property
+      self.container = container
+      registration = match.registration.map { Unmanaged.passUnretained($0) }
+      isObserved = match.isObserved
+      isPinned = match.isPinned
+      defaultInitializable = match.defaultInitializable
+    }
+
+    var match: RuleTable.Match {
+      RuleTable.Match(
+        registration: registration?.takeUnretainedValue(), isObserved: isObserved,
+        defaultInitializable: defaultInitializable, isPinned: isPinned)
+    }
   }
 
   private var entries: [Entry?] = []
@@ -23,7 +42,25 @@ internal struct ResolutionCache {
     var index = Self.slot(property, container, entries.count)
     while let entry = entries[index] {
       if entry.property == property && entry.container == container {
-        return RuleTable.Match(registration: entry.registration, isObserved: entry.isObserved)
+        return entry.match
+      }
+      index = (index + 1) & (entries.count - 1)
+    }
+    return nil
+  }
+
+  /// The cached registration and flags, without retaining the registration.
+  ///
+  /// Nil when the pair was not seen since the last change. For the express path, which retains
+  /// only what it uses.
+  func probe(property: ObjectIdentifier, container: ObjectIdentifier)
+    -> (registration: Unmanaged<AnyRegistration>?, isObserved: Bool, isPinned: Bool)?
+  {
+    guard !entries.isEmpty else { return nil }
+    var index = Self.slot(property, container, entries.count)
+    while let entry = entries[index] {
+      if entry.property == property && entry.container == container {
+        return (entry.registration, entry.isObserved, entry.isPinned)
       }
       index = (index + 1) & (entries.count - 1)
     }
@@ -40,9 +77,7 @@ internal struct ResolutionCache {
     while entries[index] != nil {
       index = (index + 1) & (entries.count - 1)
     }
-    entries[index] = Entry(
-      property: property, container: container, registration: match.registration,
-      isObserved: match.isObserved)
+    entries[index] = Entry(property: property, container: container, match: match)
     count += 1
   }
 
@@ -56,9 +91,7 @@ internal struct ResolutionCache {
     entries = Array(repeating: nil, count: max(16, old.count * 2))
     count = 0
     for case let entry? in old {
-      insert(
-        RuleTable.Match(registration: entry.registration, isObserved: entry.isObserved),
-        property: entry.property, container: entry.container)
+      insert(entry.match, property: entry.property, container: entry.container)
     }
   }
 

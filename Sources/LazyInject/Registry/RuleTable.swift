@@ -11,6 +11,14 @@ internal struct RuleTable {
   /// Emptied on every change, so no resolution sees a stale rule.
   private var cache = ResolutionCache()
 
+  /// The pins by (property type, container class): never emptied.
+  private var pins: [PairKey: RulePin] = [:]
+
+  private struct PairKey: Hashable {
+    let property: ObjectIdentifier
+    let container: ObjectIdentifier
+  }
+
   /// Adds `registration`; returns the one it replaces for the same property and container.
   mutating func insert(_ registration: AnyRegistration, property: Any.Type, container: AnyClass?)
     -> AnyRegistration?
@@ -52,6 +60,10 @@ internal struct RuleTable {
     var registration: AnyRegistration?
     /// Whether the container class conforms to `InjectionObserving`.
     var isObserved: Bool
+    /// The property type, if it is `DefaultInitializable`.
+    var defaultInitializable: (any DefaultInitializable.Type)? = nil
+    /// Whether the rule this match yields (the registration, else `init()`) is the pair's pin.
+    var isPinned: Bool
   }
 
   /// The most specific registration for `property` in a container of class `containerClass`:
@@ -62,11 +74,42 @@ internal struct RuleTable {
     if let cached = cache.lookUp(property: propertyKey, container: containerKey) {
       return cached
     }
+    let found = search(property, in: containerClass).found
+    let defaultInitializable = property as? any DefaultInitializable.Type
+    var isPinned = false
+    if let candidate = RulePin(found, isDefaultInitializable: defaultInitializable != nil) {
+      let key = PairKey(property: propertyKey, container: containerKey)
+      if let pin = pins[key] {
+        isPinned = pin.isSame(as: candidate)
+      } else {
+        pins[key] = candidate
+        isPinned = true
+      }
+    }
     let match = Match(
-      registration: search(property, in: containerClass).found,
-      isObserved: containerClass is any InjectionObserving.Type)
+      registration: found, isObserved: containerClass is any InjectionObserving.Type,
+      defaultInitializable: defaultInitializable, isPinned: isPinned)
     cache.insert(match, property: propertyKey, container: containerKey)
     return match
+  }
+
+  /// The cached registration and flags for `property` in `containerClass`, the registration
+  /// unretained (the table keeps it while its lock is held); searched and cached on a miss.
+  mutating func probe(for property: Any.Type, in containerClass: AnyClass)
+    -> (registration: Unmanaged<AnyRegistration>?, isObserved: Bool, isPinned: Bool)
+  {
+    let propertyKey = ObjectIdentifier(property)
+    let containerKey = ObjectIdentifier(containerClass)
+    if let cached = cache.probe(property: propertyKey, container: containerKey) {
+      return cached
+    }
+    let match = rule(for: property, in: containerClass)
+    return (match.registration.map { .passUnretained($0) }, match.isObserved, match.isPinned)
+  }
+
+  /// The pin of `property` in `containerClass`, if a resolution set one.
+  func pin(for property: Any.Type, in containerClass: AnyClass) -> RulePin? {
+    pins[PairKey(property: ObjectIdentifier(property), container: ObjectIdentifier(containerClass))]
   }
 
   /// The ancestry walk, uncached: every class visited in order, and what matched.

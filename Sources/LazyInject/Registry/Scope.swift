@@ -156,7 +156,7 @@ extension InitializerRegistry {
     }
   }
 
-  private func build<Property>(_ registration: Registration<Property>, for container: AnyObject)
+  internal func build<Property>(_ registration: Registration<Property>, for container: AnyObject)
     throws -> Property
   {
     do {
@@ -184,7 +184,7 @@ extension InitializerRegistry {
   /// The instance a shared registration keeps.
   ///
   /// Call with `lock` held.
-  private func keptInstance(of registration: AnyRegistration) -> Any? {
+  internal func keptInstance(of registration: AnyRegistration) -> Any? {
     switch registration.scope {
     case .singleton, .custom: registration.singleton
     case .weak: registration.weakInstance
@@ -199,6 +199,8 @@ extension InitializerRegistry {
     switch registration.scope {
     case .singleton, .custom:
       registration.singleton = value
+      registration.singletonObject =
+        Lazy<Property>._storesObject ? unsafeBitCast(value, to: AnyObject.self) : nil
     case .weak:
       registration.weakInstance = try Self.weakObject(value, of: registration)
     case .unique:

@@ -15,25 +15,26 @@ extension InitializerRegistry {
   public func resolve<Property, Container: AnyObject>(
     _ propertyType: Property.Type, for container: Container
   ) throws -> Property {
-    var origin: _LazyOrigin?
-    var isObserved = false
-    return try resolve(propertyType, for: container, origin: &origin, isObserved: &isObserved)
+    var outcome = Outcome()
+    return try resolve(propertyType, for: container, outcome: &outcome)
   }
 
-  /// Resolves `propertyType` for `container`, through `slot` for a `@Lazy` property's first read.
-  ///
-  /// Sets `origin` to what produced the value, and `isObserved` to whether the container
-  /// conforms to `InjectionObserving`.
+  /// Resolves `propertyType` for `container`, through `slot` for a `@Lazy` property's first read,
+  /// and tells in `outcome` how.
   internal func resolve<Property>(
     _ propertyType: Property.Type, for container: AnyObject, slot: UnsafeRawPointer? = nil,
-    origin: inout _LazyOrigin?, isObserved: inout Bool
+    outcome: inout Outcome
   ) throws -> Property {
+    // An instance kept already is returned before any frame: nothing can recur from here.
+    let plan = expressPlan(for: propertyType, in: container, outcome: &outcome)
+    switch plan {
+    case .keptObject(let object): return unsafeBitCast(object, to: Property.self)
+    case .build, .general: break
+    }
     let frame = try ResolutionFrame.push(property: propertyType, for: container, slot: slot)
     defer { ResolutionFrame.pop(frame) }
-    var outcome = Outcome()
-    defer {
-      origin = outcome.origin
-      isObserved = outcome.isObserved
+    if case .build(let found) = plan {
+      return try build(unsafeDowncast(found, to: Registration<Property>.self), for: container)
     }
     let value: Property
     do {
@@ -47,16 +48,69 @@ extension InitializerRegistry {
     return value
   }
 
+  /// How a resolution goes when a single look under the lock settles it.
+  private enum ExpressPlan {
+    /// Return this object, kept by a `.singleton` or custom-scope registration of a class type.
+    case keptObject(AnyObject)
+    /// Build with this `.unique` registration, after unlocking.
+    case build(AnyRegistration)
+    /// Take the general path.
+    case general
+  }
+
+  /// The express plan, when no override layer was ever made, no tracer is set, and the pair's
+  /// registration is `.unique` or keeps an object; also fills `outcome` then.
+  ///
+  /// The common first read takes this path: one lock, no task-local read, no copies of the
+  /// tracer or the layers. Not generic: an optional of the property type would cost a lookup of
+  /// its metadata on every call.
+  private func expressPlan(
+    for propertyType: Any.Type, in container: AnyObject, outcome: inout Outcome
+  ) -> ExpressPlan {
+    guard _lazyinject_overrides_used() == 0 else { return .general }
+    // `withState` would wrap the plan in an optional; the general path installs the automatic
+    // modules if they are not yet.
+    return lock.withLock {
+      guard case .installed = automaticModules, tracerStorage == nil else { return .general }
+      let match = table.probe(for: propertyType, in: type(of: container))
+      guard let found = match.registration else { return .general }
+      // Other kept instances (structs, weak ones) take the general path, which casts them.
+      let plan: ExpressPlan = found._withUnsafeGuaranteedRef { registration in
+        if let object = registration.singletonObject {
+          return .keptObject(object)
+        }
+        if registration.isUnique {
+          return .build(registration)
+        }
+        return .general
+      }
+      if case .general = plan { return .general }
+      outcome.isPinned = match.isPinned
+      outcome.isObserved = match.isObserved
+      if !match.isPinned {  // A pinned value needs no origin: its pin is its rule.
+        outcome.origin = .registration(found.takeUnretainedValue())
+      }
+      return plan
+    }
+  }
+
   /// What a resolution learns on the way, besides the value.
+  @usableFromInline
   internal struct Outcome {
     /// What produced the value.
-    var origin: _LazyOrigin?
+    @usableFromInline var origin: _LazyOrigin?
+    /// Whether the rule that produced the value is the pair's pin (see `RulePin`): a `@Lazy`
+    /// property then stores an object value without a box.
+    @usableFromInline var isPinned = false
     /// Whether the container conforms to `InjectionObserving`.
-    var isObserved = false
+    @usableFromInline var isObserved = false
     /// The registry's tracer, if one is set.
     var tracer: (@Sendable (ResolutionEvent) -> Void)?
     /// When the resolution started, if it is traced.
     var start: UInt64 = 0
+
+    @inlinable
+    init() {}
   }
 
   /// Sends the event of a resolution that started at `start` to `tracer`.
@@ -92,12 +146,14 @@ extension InitializerRegistry {
       outcome.origin = .registration(registration)
       if lookup.owner !== self {
         frame.pointee.use(lookup.owner)
+      } else {
+        outcome.isPinned = lookup.isPinned
       }
       return try lookup.owner.instance(
         of: registration, for: container, frame: frame, layers: lookup.layers)
     }
     return try valueWithoutRegistration(
-      of: propertyType, for: container, frame: frame, outcome: &outcome)
+      of: propertyType, for: container, frame: frame, lookup: lookup, outcome: &outcome)
   }
 
   /// The value when no registration applies: `init()`, or for `T?`, the rules of `T` (nil if
@@ -107,10 +163,11 @@ extension InitializerRegistry {
   @inline(never)
   private func valueWithoutRegistration<Property>(
     of propertyType: Property.Type, for container: AnyObject,
-    frame: UnsafeMutablePointer<ResolutionFrame>, outcome: inout Outcome
+    frame: UnsafeMutablePointer<ResolutionFrame>, lookup: Lookup, outcome: inout Outcome
   ) throws -> Property {
-    if let defaultType = propertyType as? any DefaultInitializable.Type {
+    if let defaultType = lookup.defaultInitializable {
       outcome.origin = .defaultInitializer(propertyType)
+      outcome.isPinned = lookup.isPinned
       return (defaultType.init() as! Property)
     }
     if let optionalType = propertyType as? any _OptionalDependency.Type {
@@ -131,6 +188,10 @@ extension InitializerRegistry {
     var owner: InitializerRegistry
     var tracer: (@Sendable (ResolutionEvent) -> Void)?
     var isObserved: Bool
+    /// The property type, if it is `DefaultInitializable`.
+    var defaultInitializable: (any DefaultInitializable.Type)?
+    /// Whether the registry's own rule for the pair is its pin.
+    var isPinned: Bool
     /// The override layers of the calling task, read once per resolution.
     var layers: [OverrideLayer]
   }
@@ -138,19 +199,23 @@ extension InitializerRegistry {
   private func lookUp(_ property: Any.Type, in containerClass: AnyClass) -> Lookup {
     var tracer: (@Sendable (ResolutionEvent) -> Void)?
     let own = match(for: property, in: containerClass, tracer: &tracer)
-    let layers = OverrideScope.current
-    for layer in layers.reversed() where layer.base == ObjectIdentifier(self) {
+    var lookup = Lookup(
+      registration: own.registration, owner: self, tracer: tracer, isObserved: own.isObserved,
+      defaultInitializable: own.defaultInitializable, isPinned: own.isPinned, layers: [])
+    // Until a layer exists, the task-local layers are empty: reading them would cost a sixth of
+    // a first read.
+    guard _lazyinject_overrides_used() != 0 else { return lookup }
+    lookup.layers = OverrideScope.current
+    for layer in lookup.layers.reversed() where layer.base == ObjectIdentifier(self) {
       var unused: (@Sendable (ResolutionEvent) -> Void)?
       let found = layer.registry.match(for: property, in: containerClass, tracer: &unused)
       if let registration = found.registration {
-        return Lookup(
-          registration: registration, owner: layer.registry, tracer: tracer,
-          isObserved: own.isObserved, layers: layers)
+        lookup.registration = registration
+        lookup.owner = layer.registry
+        return lookup
       }
     }
-    return Lookup(
-      registration: own.registration, owner: self, tracer: tracer, isObserved: own.isObserved,
-      layers: layers)
+    return lookup
   }
 
   /// The error for a property no layer and no `init()` can build.

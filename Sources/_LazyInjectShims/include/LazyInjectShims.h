@@ -60,6 +60,32 @@ static inline uintptr_t _lazyinject_in_flight_marker(void) {
 }
 void _lazyinject_set_in_flight_marker(uintptr_t marker);
 
+/// The class pointer of `_LazyObjectBox`, the box of a class-typed value that carries its rule,
+/// or 0 before the first box is made. Written once, before any slot can hold a box.
+extern uintptr_t _lazyinject_object_box_class_storage;
+void _lazyinject_set_object_box_class(uintptr_t isa);
+
+/// Whether the object at `raw`, the word a slot of a class-typed `@Lazy` holds, is a
+/// `_LazyObjectBox` rather than the value itself: its first word, the class pointer of a Swift
+/// object, says so. Objective-C tagged pointers have no memory to read and are never boxes.
+static inline int _lazyinject_is_object_box(uintptr_t raw) {
+#if defined(__APPLE__) && (defined(__arm64__) || defined(__aarch64__))
+  if ((intptr_t)raw < 0) return 0;  // Tagged pointers set the top bit on arm64.
+#elif defined(__APPLE__) && defined(__x86_64__)
+  if (raw & 1) return 0;  // And the low bit on x86_64.
+#endif
+  return *(const uintptr_t *)raw ==
+         __atomic_load_n(&_lazyinject_object_box_class_storage, __ATOMIC_RELAXED);
+}
+
+/// Whether an override layer was ever created in this process. Until one is, resolutions skip
+/// reading the task-local layers, which are necessarily empty (a read costs 6% of a first read).
+extern int _lazyinject_overrides_used_storage;
+static inline int _lazyinject_overrides_used(void) {
+  return __atomic_load_n(&_lazyinject_overrides_used_storage, __ATOMIC_ACQUIRE);
+}
+void _lazyinject_set_overrides_used(void);
+
 /// Threads waiting for a value another thread is building. A waiter counts itself, then looks
 /// at the slot under the slot's lock; a publisher writes the slot under that lock, then reads the
 /// count. The lock orders the two, so a publisher that reads 0 has published before the waiter
@@ -70,8 +96,19 @@ static inline intptr_t _lazyinject_waiters(void) {
   return __atomic_load_n(&_lazyinject_waiters_storage, __ATOMIC_ACQUIRE);
 }
 
+/// Thread-local variables of the shims use the initial-exec model where the platform has models:
+/// an access is then one instruction, where the general-dynamic model (the default for
+/// position-independent code) calls `__tls_get_addr` (4% of a first read, measured with perf).
+/// It suits a library linked into the program or loaded with it, which is how Swift packages are
+/// built; a library opened later with `dlopen` would take from the static TLS reserve.
+#if defined(__ELF__)
+#define LAZYINJECT_TLS _Thread_local __attribute__((tls_model("initial-exec")))
+#else
+#define LAZYINJECT_TLS _Thread_local
+#endif
+
 /// The innermost resolution under way on the calling thread, or NULL.
-extern _Thread_local void *_Nullable _lazyinject_current_frame_storage;
+extern LAZYINJECT_TLS void *_Nullable _lazyinject_current_frame_storage;
 static inline void *_Nullable _lazyinject_current_frame(void) {
   return _lazyinject_current_frame_storage;
 }
@@ -89,13 +126,18 @@ const void *_Nonnull _lazyinject_thread_identity(void);
 
 /// The lowest address of the calling thread's stack that a resolution may reach: the stack's
 /// end plus a margin for reporting an error (building its message, stopping the program).
-/// 0 if the stack's bounds are unknown. Computed once per thread.
-uintptr_t _lazyinject_stack_floor(void);
+/// 0 until computed, on the thread's first resolution; 1 if the stack's bounds are unknown.
+extern LAZYINJECT_TLS uintptr_t _lazyinject_stack_floor_storage;
+uintptr_t _lazyinject_compute_stack_floor(void);
 
 /// Whether the calling thread's stack is nearly used up: nested resolutions must stop here.
 static inline int _lazyinject_stack_is_low(void) {
+  uintptr_t floor = _lazyinject_stack_floor_storage;
+  if (floor == 0) {
+    floor = _lazyinject_compute_stack_floor();
+  }
   uintptr_t here = (uintptr_t)__builtin_frame_address(0);
-  return here < _lazyinject_stack_floor();
+  return here < floor;
 }
 
 /// Whether the calling thread is the main thread, where the main actor runs synchronous code.
