@@ -192,9 +192,10 @@ private func run(_ command: String, _ arguments: [String]) -> String? {
 }
 
 extension Results {
-  /// Where a cold first read spends its time, before and after the first-read work of issue 12:
-  /// `perf record -g` of `LazyInjectBenchmarks --profile cold` (5,000,000 new objects, each
-  /// read once), self time by function, grouped. Measured by hand: perf is not part of a run.
+  /// Where a cold first read spends its time, before and after the first-read work of issue 12.
+  ///
+  /// `perf record -g` of `LazyInjectBenchmarks --profile cold`, self time by function, grouped.
+  /// Measured by hand: perf is not part of a run.
   static let coldPathProfile = """
     ### Where a cold first read spends its time
 
@@ -219,4 +220,3 @@ extension Results {
 
     """
 }
-
