@@ -38,15 +38,7 @@ internal struct ResolutionCache {
   /// The cached walk result, and whether the container class observes injections; nil when the
   /// pair was not seen since the last change.
   func lookUp(property: ObjectIdentifier, container: ObjectIdentifier) -> RuleTable.Match? {
-    guard !entries.isEmpty else { return nil }
-    var index = Self.slot(property, container, entries.count)
-    while let entry = entries[index] {
-      if entry.property == property && entry.container == container {
-        return entry.match
-      }
-      index = (index + 1) & (entries.count - 1)
-    }
-    return nil
+    entry(property: property, container: container)?.match
   }
 
   /// The cached registration and flags, without retaining the registration.
@@ -56,11 +48,17 @@ internal struct ResolutionCache {
   func probe(property: ObjectIdentifier, container: ObjectIdentifier)
     -> (registration: Unmanaged<AnyRegistration>?, isObserved: Bool, isPinned: Bool)?
   {
+    entry(property: property, container: container).map {
+      ($0.registration, $0.isObserved, $0.isPinned)
+    }
+  }
+
+  private func entry(property: ObjectIdentifier, container: ObjectIdentifier) -> Entry? {
     guard !entries.isEmpty else { return nil }
     var index = Self.slot(property, container, entries.count)
     while let entry = entries[index] {
       if entry.property == property && entry.container == container {
-        return (entry.registration, entry.isObserved, entry.isPinned)
+        return entry
       }
       index = (index + 1) & (entries.count - 1)
     }

@@ -61,7 +61,7 @@ internal struct RuleTable {
     /// Whether the container class conforms to `InjectionObserving`.
     var isObserved: Bool
     /// The property type, if it is `DefaultInitializable`.
-    var defaultInitializable: (any DefaultInitializable.Type)? = nil
+    var defaultInitializable: (any DefaultInitializable.Type)?
     /// Whether the rule this match yields (the registration, else `init()`) is the pair's pin.
     var isPinned: Bool
   }
