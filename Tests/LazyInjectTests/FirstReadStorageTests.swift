@@ -16,17 +16,41 @@ private final class Manager {}
 
 private final class Parser: DefaultInitializable { init() {} }
 
+private struct Settings { let name: String }
+
 private final class StoredScreen {
   @Lazy var loader: Loader
   @Lazy var manager: Manager
   @Lazy var parser: Parser
+  @Lazy var settings: Settings
 }
 
 private final class StoredSubscreen {
   @Lazy var loader: Loader
 }
 
+private final class SettingsScreen {
+  @Lazy var settings: Settings
+}
+
+private final class Witness: Sendable {}
+
 struct FirstReadStorageTests {
+  @Test func testBoxedValueDoesNotKeepItsRemovedRegistrationAlive() {
+    let registry = InitializerRegistry.shared
+    var witness: Witness? = Witness()
+    weak let watched = witness
+    registry.register(Settings.self, in: SettingsScreen.self) { [witness] _ in
+      withExtendedLifetime(witness) { Settings(name: "registered") }
+    }
+    witness = nil
+    let screen = SettingsScreen()
+    #expect(screen.settings.name == "registered")
+    registry.unregister(Settings.self, in: SettingsScreen.self)
+    #expect(watched == nil, "the value's box kept the removed registration's initializer")
+    #expect(screen.$settings.rule?.containerTypeName?.hasSuffix("SettingsScreen") == true)
+  }
+
   @Test func testRuleOfAnEarlierValueSurvivesAReplacementRegistration() {
     let registry = InitializerRegistry.shared
     registry.register(Loader.self, in: StoredScreen.self) { _ in Loader("first") }
@@ -78,6 +102,7 @@ struct FirstReadStorageTests {
       let registry = InitializerRegistry.shared
       registry.register(Loader.self) { _ in Loader("root") }
       registry.register(Manager.self, scope: .singleton) { _ in Manager() }
+      registry.register(Settings.self) { _ in Settings(name: "root") }
       let first = StoredScreen()
       let second = StoredScreen()
       guard first.loader.source == "root", first.loader === first.loader,
@@ -88,7 +113,8 @@ struct FirstReadStorageTests {
       }
       guard first.$loader.rule?.isRootDefault == true, first.$manager.rule?.scope == .singleton,
         first.$parser.rule == nil, first.parser === first.parser,
-        first.$parser.rule?.isDefaultInitializer == true
+        first.$parser.rule?.isDefaultInitializer == true, first.settings.name == "root",
+        first.$settings.rule?.isRootDefault == true
       else { failExitTest("a rule was lost: \(String(describing: first.$loader.rule))") }
       registry.resetSingletons()
       guard StoredScreen().manager !== first.manager else {

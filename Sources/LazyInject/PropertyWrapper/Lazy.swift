@@ -166,10 +166,30 @@ public struct Lazy<Value> {
         }
       }
     }
-    var outcome = InitializerRegistry.Outcome()
-    let built = _LazyResolution.resolve(
-      Value.self, for: container, slot: UnsafeRawPointer(slot), outcome: &outcome)
-    let new = _word(for: built, origin: outcome.origin, isPinned: outcome.isPinned)
+    let built: Value
+    let new: UInt
+    let isObserved: Bool
+    // The express plan's cases are handled here, in code specialized for `Value`. Their rule is
+    // the pair's pin: an object value is stored without a box.
+    switch InitializerRegistry.shared.expressPlan(for: Value.self, in: container) {
+    case .keptObject(let object, let observed) where _storesObject:  // Kept only for classes.
+      built = unsafeBitCast(object, to: Value.self)
+      new = _word(for: built, origin: nil, isPinned: true)
+      isObserved = observed
+    case .build(let registration, let observed):
+      built = _LazyResolution.build(
+        unsafeDowncast(registration, to: Registration<Value>.self), for: container,
+        slot: UnsafeRawPointer(slot))
+      let origin: _LazyOrigin? = _storesObject ? nil : .registration(registration.source)
+      new = _word(for: built, origin: origin, isPinned: true)
+      isObserved = observed
+    default:
+      var outcome = InitializerRegistry.Outcome()
+      built = _LazyResolution.resolveGenerally(
+        Value.self, for: container, slot: UnsafeRawPointer(slot), outcome: &outcome)
+      new = _word(for: built, origin: outcome.origin, isPinned: outcome.isPinned)
+      isObserved = outcome.isObserved
+    }
     _lazyinject_lock(object)
     let current = word.pointee
     let isPublished = current == marker || current == 0
@@ -185,7 +205,7 @@ public struct Lazy<Value> {
       _LazyResolution.didReplace(new)  // Releases what this thread built and no slot keeps.
     }
     _LazyResolution.didPublish()
-    if outcome.isObserved {
+    if isObserved {
       _LazyResolution.notify(container, slot: UnsafeRawPointer(slot), of: built)
     }
     return value

@@ -21,10 +21,64 @@ internal enum _LazyResolution {
     }
   }
 
+  /// Resolves as `resolve(_:for:slot:outcome:)` does, for a first read whose express plan
+  /// (`InitializerRegistry.expressPlan`) was `.general`.
+  @usableFromInline
+  internal static func resolveGenerally<Value>(
+    _ type: Value.Type, for container: AnyObject, slot: UnsafeRawPointer,
+    outcome: inout InitializerRegistry.Outcome
+  ) -> Value {
+    do {
+      return try InitializerRegistry.shared.resolveGenerally(
+        type, for: container, slot: slot, outcome: &outcome)
+    } catch {
+      stop(error)
+    }
+  }
+
+  /// Builds the value of a first read with `registration`, the `.unique` registration of the
+  /// express plan; or stops the program with the resolution error's message.
+  ///
+  /// Inlined into the property's specialized first read, so that the initializer is called
+  /// without generic code around it (a tenth of a first read, measured).
+  @inlinable
+  internal static func build<Value>(
+    _ registration: Registration<Value>, for container: AnyObject, slot: UnsafeRawPointer
+  ) -> Value {
+    let frame = enter(Value.self, for: container, slot: slot)
+    defer { leave(frame) }
+    do {
+      return try registration.make(container)
+    } catch {
+      stop(InitializerRegistry.failure(error, of: registration))
+    }
+  }
+
+  /// Starts the resolution of `property` for `container` through `slot` (see
+  /// `ResolutionFrame.push`), or stops the program if it would close a cycle or go too deep.
+  @usableFromInline
+  internal static func enter(_ property: Any.Type, for container: AnyObject, slot: UnsafeRawPointer)
+    -> UnsafeMutableRawPointer
+  {
+    do {
+      return UnsafeMutableRawPointer(
+        try ResolutionFrame.push(property: property, for: container, slot: slot))
+    } catch {
+      stop(error)
+    }
+  }
+
+  /// Ends the resolution `enter` started.
+  @usableFromInline
+  internal static func leave(_ frame: UnsafeMutableRawPointer) {
+    ResolutionFrame.pop(frame.assumingMemoryBound(to: ResolutionFrame.self))
+  }
+
   /// Stops the program with `error`'s message.
   ///
   /// Out of line: the message's temporaries would otherwise take stack in every level of a deep
   /// chain of first reads.
+  @usableFromInline
   @inline(never)
   internal static func stop(_ error: any Error) -> Never {
     guard let test = OverrideScope.testName else {

@@ -5,6 +5,7 @@
 internal class AnyRegistration: @unchecked Sendable {
   /// What the rule says; also kept by a pin (see `RuleTable.pin`), which outlives the
   /// registration without keeping its initializer or instance.
+  @usableFromInline
   let source: RuleSource
 
   var propertyType: Any.Type { source.propertyType }
@@ -43,6 +44,7 @@ internal class AnyRegistration: @unchecked Sendable {
 }
 
 /// The description of a registration: what diagnostics and `$property.rule` print.
+@usableFromInline
 internal final class RuleSource: Sendable {
   let propertyType: Any.Type
   let containerType: AnyClass?
@@ -83,7 +85,9 @@ internal final class RuleSource: Sendable {
 ///
 /// Its only field has the same size whatever `Property` is, so code that is generic over
 /// `Property` reads it without looking up the class's generic metadata.
+@usableFromInline
 internal final class Registration<Property>: AnyRegistration, @unchecked Sendable {
+  @usableFromInline
   let make: @Sendable (AnyObject) throws -> Property
 
   init(
@@ -101,14 +105,17 @@ internal final class Registration<Property>: AnyRegistration, @unchecked Sendabl
 }
 
 /// Where a `@Lazy` value came from; turned into a ``InitializerRegistry/Rule`` only on demand.
+///
+/// A registration's description, never the registration: a value outliving its registration
+/// does not keep the initializer or the registration's instance alive.
 @usableFromInline
 internal enum _LazyOrigin {
-  case registration(AnyRegistration)
+  case registration(RuleSource)
   case defaultInitializer(Any.Type)
 
   var rule: InitializerRegistry.Rule {
     switch self {
-    case .registration(let registration): registration.rule
+    case .registration(let source): source.rule
     case .defaultInitializer(let type): .defaultInitializer(of: type)
     }
   }

@@ -170,8 +170,9 @@ extension InitializerRegistry {
   /// errors pass through; others are wrapped with the rule and the chain.
   ///
   /// Out of line: its temporaries would otherwise take stack in every level of a deep chain.
+  @usableFromInline
   @inline(never)
-  private static func failure(_ error: any Error, of registration: AnyRegistration)
+  internal static func failure(_ error: any Error, of registration: AnyRegistration)
     -> any Error
   {
     if error is ResolutionError {

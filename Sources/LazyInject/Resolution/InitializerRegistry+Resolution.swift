@@ -25,17 +25,30 @@ extension InitializerRegistry {
     _ propertyType: Property.Type, for container: AnyObject, slot: UnsafeRawPointer? = nil,
     outcome: inout Outcome
   ) throws -> Property {
-    // An instance kept already is returned before any frame: nothing can recur from here.
-    let plan = expressPlan(for: propertyType, in: container, outcome: &outcome)
-    switch plan {
-    case .keptObject(let object): return unsafeBitCast(object, to: Property.self)
-    case .build, .general: break
+    switch expressPlan(for: propertyType, in: container) {
+    case .keptObject(let object, let isObserved):
+      // An instance kept already is returned before any frame: nothing can recur from here.
+      (outcome.isPinned, outcome.isObserved) = (true, isObserved)
+      return unsafeBitCast(object, to: Property.self)
+    case .build(let found, let isObserved):
+      (outcome.isPinned, outcome.isObserved) = (true, isObserved)
+      outcome.origin = .registration(found.source)
+      let frame = try ResolutionFrame.push(property: propertyType, for: container, slot: slot)
+      defer { ResolutionFrame.pop(frame) }
+      return try build(unsafeDowncast(found, to: Registration<Property>.self), for: container)
+    case .general:
+      return try resolveGenerally(propertyType, for: container, slot: slot, outcome: &outcome)
     }
+  }
+
+  /// Resolves as `resolve(_:for:slot:outcome:)` does, without asking for the express plan: for
+  /// a caller that asked already.
+  internal func resolveGenerally<Property>(
+    _ propertyType: Property.Type, for container: AnyObject, slot: UnsafeRawPointer?,
+    outcome: inout Outcome
+  ) throws -> Property {
     let frame = try ResolutionFrame.push(property: propertyType, for: container, slot: slot)
     defer { ResolutionFrame.pop(frame) }
-    if case .build(let found) = plan {
-      return try build(unsafeDowncast(found, to: Registration<Property>.self), for: container)
-    }
     let value: Property
     do {
       value = try self.value(of: propertyType, for: container, frame: frame, outcome: &outcome)
@@ -49,48 +62,44 @@ extension InitializerRegistry {
   }
 
   /// How a resolution goes when a single look under the lock settles it.
-  private enum ExpressPlan {
+  ///
+  /// Only for a registration that is its pair's pin (see `RulePin`): the value then needs no
+  /// record of its rule besides the pin.
+  @usableFromInline
+  internal enum ExpressPlan {
     /// Return this object, kept by a `.singleton` or custom-scope registration of a class type.
-    case keptObject(AnyObject)
+    case keptObject(AnyObject, isObserved: Bool)
     /// Build with this `.unique` registration, after unlocking.
-    case build(AnyRegistration)
+    case build(AnyRegistration, isObserved: Bool)
     /// Take the general path.
     case general
   }
 
   /// The express plan, when no override layer was ever made, no tracer is set, and the pair's
-  /// registration is `.unique` or keeps an object; also fills `outcome` then.
+  /// registration is its pin and is `.unique` or keeps an object.
   ///
   /// The common first read takes this path: one lock, no task-local read, no copies of the
   /// tracer or the layers. Not generic: an optional of the property type would cost a lookup of
   /// its metadata on every call.
-  private func expressPlan(
-    for propertyType: Any.Type, in container: AnyObject, outcome: inout Outcome
-  ) -> ExpressPlan {
+  @usableFromInline
+  internal func expressPlan(for propertyType: Any.Type, in container: AnyObject) -> ExpressPlan {
     guard _lazyinject_overrides_used() == 0 else { return .general }
     // `withState` would wrap the plan in an optional; the general path installs the automatic
     // modules if they are not yet.
     return lock.withLock {
       guard case .installed = automaticModules, tracerStorage == nil else { return .general }
       let match = table.probe(for: propertyType, in: type(of: container))
-      guard let found = match.registration else { return .general }
+      guard match.isPinned, let found = match.registration else { return .general }
       // Other kept instances (structs, weak ones) take the general path, which casts them.
-      let plan: ExpressPlan = found._withUnsafeGuaranteedRef { registration in
+      return found._withUnsafeGuaranteedRef { registration in
         if let object = registration.singletonObject {
-          return .keptObject(object)
+          return .keptObject(object, isObserved: match.isObserved)
         }
         if registration.isUnique {
-          return .build(registration)
+          return .build(registration, isObserved: match.isObserved)
         }
         return .general
       }
-      if case .general = plan { return .general }
-      outcome.isPinned = match.isPinned
-      outcome.isObserved = match.isObserved
-      if !match.isPinned {  // A pinned value needs no origin: its pin is its rule.
-        outcome.origin = .registration(found.takeUnretainedValue())
-      }
-      return plan
     }
   }
 
@@ -143,7 +152,7 @@ extension InitializerRegistry {
     }
     if let found = lookup.registration {
       let registration = unsafeDowncast(found, to: Registration<Property>.self)
-      outcome.origin = .registration(registration)
+      outcome.origin = .registration(registration.source)
       if lookup.owner !== self {
         frame.pointee.use(lookup.owner)
       } else {
