@@ -100,27 +100,26 @@ const void *_lazyinject_existential_metatype(const void *type) {
 
 static pthread_key_t frame_arena_key;
 static pthread_once_t frame_arena_once = PTHREAD_ONCE_INIT;
-static LAZYINJECT_TLS void *frame_arena = 0;
+LAZYINJECT_TLS void *_lazyinject_frame_arena_storage = 0;
 
 /// Frees the exiting thread's arena, and forgets it: a resolution from a later destructor of the
 /// same thread allocates a new one (POSIX runs destructors again for keys set meanwhile).
 static void free_frame_arena(void *arena) {
   free(arena);
-  frame_arena = 0;
+  _lazyinject_frame_arena_storage = 0;
 }
 
 static void create_frame_arena_key(void) { pthread_key_create(&frame_arena_key, free_frame_arena); }
 
-void *_lazyinject_frame_arena(uintptr_t bytes) {
-  if (frame_arena == 0) {
-    pthread_once(&frame_arena_once, create_frame_arena_key);
-    frame_arena = malloc(bytes);
-    if (frame_arena == 0) {
-      abort();
-    }
-    pthread_setspecific(frame_arena_key, frame_arena);  // Freed at the thread's exit.
+void *_lazyinject_make_frame_arena(uintptr_t bytes) {
+  pthread_once(&frame_arena_once, create_frame_arena_key);
+  void *arena = malloc(bytes);
+  if (arena == 0) {
+    abort();
   }
-  return frame_arena;
+  _lazyinject_frame_arena_storage = arena;
+  pthread_setspecific(frame_arena_key, arena);  // Freed at the thread's exit.
+  return arena;
 }
 
 int _lazyinject_is_main_thread(void) {

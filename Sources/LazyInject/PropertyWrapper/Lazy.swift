@@ -171,19 +171,22 @@ public struct Lazy<Value> {
     let isObserved: Bool
     // The express plan's cases are handled here, in code specialized for `Value`. Their rule is
     // the pair's pin: an object value is stored without a box.
-    switch InitializerRegistry.shared.expressPlan(for: Value.self, in: container) {
+    let plan = InitializerRegistry.shared.expressPlan(for: Value.self, in: container)
+    switch plan {
     case .keptObject(let object, let observed) where _storesObject:  // Kept only for classes.
-      built = unsafeBitCast(object, to: Value.self)
-      new = _word(for: built, origin: nil, isPinned: true)
+      new = UInt(bitPattern: object.toOpaque())  // The plan's +1 becomes the slot's.
+      built = unsafeBitCast(object.takeUnretainedValue(), to: Value.self)
       isObserved = observed
-    case .build(let registration, let observed):
-      built = _LazyResolution.build(
-        unsafeDowncast(registration, to: Registration<Value>.self), for: container,
-        slot: UnsafeRawPointer(slot))
+    case .build(let retained, let observed):
+      let registration = unsafeDowncast(retained.takeRetainedValue(), to: Registration<Value>.self)
+      built = _LazyResolution.build(registration, for: container, slot: UnsafeRawPointer(slot))
       let origin: _LazyOrigin? = _storesObject ? nil : .registration(registration.source)
       new = _word(for: built, origin: origin, isPinned: true)
       isObserved = observed
     default:
+      if case .keptObject(let object, _) = plan {
+        object.release()  // Unreachable: only class types keep an object.
+      }
       var outcome = InitializerRegistry.Outcome()
       built = _LazyResolution.resolveGenerally(
         Value.self, for: container, slot: UnsafeRawPointer(slot), outcome: &outcome)
@@ -204,7 +207,9 @@ public struct Lazy<Value> {
     if !isPublished {
       _LazyResolution.didReplace(new)  // Releases what this thread built and no slot keeps.
     }
-    _LazyResolution.didPublish()
+    if _lazyinject_waiters() > 0 {  // Read inline: a call here cost 2% of a first read.
+      _LazyResolution.didPublish()
+    }
     if isObserved {
       _LazyResolution.notify(container, slot: UnsafeRawPointer(slot), of: built)
     }

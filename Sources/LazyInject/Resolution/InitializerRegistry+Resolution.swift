@@ -29,8 +29,9 @@ extension InitializerRegistry {
     case .keptObject(let object, let isObserved):
       // An instance kept already is returned before any frame: nothing can recur from here.
       (outcome.isPinned, outcome.isObserved) = (true, isObserved)
-      return unsafeBitCast(object, to: Property.self)
-    case .build(let found, let isObserved):
+      return unsafeBitCast(object.takeRetainedValue(), to: Property.self)
+    case .build(let retained, let isObserved):
+      let found = retained.takeRetainedValue()
       (outcome.isPinned, outcome.isObserved) = (true, isObserved)
       outcome.origin = .registration(found.source)
       let frame = try ResolutionFrame.push(property: propertyType, for: container, slot: slot)
@@ -68,9 +69,11 @@ extension InitializerRegistry {
   @usableFromInline
   internal enum ExpressPlan {
     /// Return this object, kept by a `.singleton` or custom-scope registration of a class type.
-    case keptObject(AnyObject, isObserved: Bool)
-    /// Build with this `.unique` registration, after unlocking.
-    case build(AnyRegistration, isObserved: Bool)
+    /// Retained once: the receiver owns that +1 (a slot takes it as its own).
+    case keptObject(Unmanaged<AnyObject>, isObserved: Bool)
+    /// Build with this `.unique` registration, after unlocking. Retained once: the receiver
+    /// releases it after the build.
+    case build(Unmanaged<AnyRegistration>, isObserved: Bool)
     /// Take the general path.
     case general
   }
@@ -93,10 +96,10 @@ extension InitializerRegistry {
       // Other kept instances (structs, weak ones) take the general path, which casts them.
       return found._withUnsafeGuaranteedRef { registration in
         if let object = registration.singletonObject {
-          return .keptObject(object, isObserved: match.isObserved)
+          return .keptObject(.passRetained(object), isObserved: match.isObserved)
         }
         if registration.isUnique {
-          return .build(registration, isObserved: match.isObserved)
+          return .build(found.retain(), isObserved: match.isObserved)
         }
         return .general
       }

@@ -88,10 +88,13 @@ internal struct ResolutionFrame {
   static func push(property: Any.Type, for container: AnyObject, slot: UnsafeRawPointer?) throws
     -> UnsafeMutablePointer<ResolutionFrame>
   {
-    if let error = cycleError(resolving: property, for: container, slot: slot) {
+    let parent = current
+    // Outside any other resolution, only a stack nearly used up can stop this one.
+    if parent != nil || _lazyinject_stack_is_low() != 0,
+      let error = cycleError(resolving: property, for: container, slot: slot)
+    {
       throw error
     }
-    let parent = current
     // `cycleError` stops at `maximumDepth`, so the arena has room for the frame.
     let pointer =
       parent.map { $0 + 1 }
@@ -108,15 +111,16 @@ internal struct ResolutionFrame {
 
   /// Ends the resolution of `frame`, the innermost, whether it succeeded or threw.
   static func pop(_ frame: UnsafeMutablePointer<ResolutionFrame>) {
-    let ended = frame.move()
-    _lazyinject_set_current_frame(ended.parent)
+    let parent = frame.pointee.parent
+    _lazyinject_set_current_frame(parent)
     // What this resolution used, the resolution that needed it used too.
-    if let parent = ended.parent {
-      parent.pointee.use(ended.layer)
+    if let parent, frame.pointee.layer != nil || frame.pointee.usesSeveralRegistries {
+      parent.pointee.use(frame.pointee.layer)
       parent.pointee.usesSeveralRegistries =
         parent.pointee.usesSeveralRegistries
-        || ended.usesSeveralRegistries
+        || frame.pointee.usesSeveralRegistries
     }
+    frame.deinitialize(count: 1)
   }
 
   /// The resolutions under way on this thread, outermost first.

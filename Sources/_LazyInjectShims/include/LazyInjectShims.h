@@ -116,10 +116,17 @@ static inline void _lazyinject_set_current_frame(void *_Nullable frame) {
   _lazyinject_current_frame_storage = frame;
 }
 
+/// The calling thread's memory for resolution frames, or NULL before its first resolution.
+extern LAZYINJECT_TLS void *_Nullable _lazyinject_frame_arena_storage;
+void *_Nonnull _lazyinject_make_frame_arena(uintptr_t bytes);
+
 /// The calling thread's memory for resolution frames, `bytes` long, allocated on first use and
 /// freed when the thread exits. Frames live there rather than on the call stack, which deep
 /// chains of resolutions would otherwise use up sooner.
-void *_Nonnull _lazyinject_frame_arena(uintptr_t bytes);
+static inline void *_Nonnull _lazyinject_frame_arena(uintptr_t bytes) {
+  void *arena = _lazyinject_frame_arena_storage;
+  return arena != 0 ? arena : _lazyinject_make_frame_arena(bytes);
+}
 
 /// An address unique to the calling thread while it lives.
 const void *_Nonnull _lazyinject_thread_identity(void);
