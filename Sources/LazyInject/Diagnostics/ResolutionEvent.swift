@@ -41,6 +41,11 @@ extension InitializerRegistry {
   /// layer are reported by the registry that was asked.
   public var tracer: (@Sendable (ResolutionEvent) -> Void)? {
     get { withState { tracerStorage } }
-    set { withState { tracerStorage = newValue } }
+    set {
+      withState {
+        tracerStorage = newValue
+        ExpressTable.clear()  // Express first reads are not traced.
+      }
+    }
   }
 }

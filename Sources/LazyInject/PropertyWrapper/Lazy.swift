@@ -105,14 +105,13 @@ public struct Lazy<Value> {
       // Taken here, where the key path folds into a field access, the first read goes on out of
       // line without the key path (passing that would build a key path object on every read).
       let slot = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) { $0 }
-      // Claimed under this lock, a first read takes the lock once less. (Before the first
-      // resolution of the process publishes the marker, `_resolve` claims.)
-      let claims = raw == 0 && marker != 0
-      if claims {
-        UnsafeMutableRawPointer(slot).storeBytes(of: marker, as: UInt.self)
+      // Goes on under this lock, which `_firstRead` needs. (Before the first resolution of the
+      // process publishes the marker, `_resolve` claims.)
+      if raw == 0 && marker != 0 {
+        return _firstRead(container, slot: slot, marker: marker)
       }
       _lazyinject_unlock(object)
-      return _resolve(container, slot: slot, claimed: claims)
+      return _resolve(container, slot: slot, claimed: false)
     }
     set {
       _store(
@@ -129,8 +128,51 @@ public struct Lazy<Value> {
     LazyProjection(container: container, storage: storageKeyPath)
   }
 
+  /// The first read of the empty slot of `container`, called with its slot lock held, which it
+  /// unlocks.
+  ///
+  /// Under that lock the express table (see `ExpressTable`) is read without the registry's lock:
+  /// a kept object goes into the slot at once; otherwise the slot is marked in flight (`marker`)
+  /// and the value built.
+  @inlinable
+  @inline(never)
+  internal static func _firstRead(
+    _ container: AnyObject, slot: UnsafeMutablePointer<AnyObject?>, marker: UInt
+  ) -> Value {
+    let object = Unmanaged.passUnretained(container).toOpaque()
+    let word = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: UInt.self)
+    var plan: InitializerRegistry.ExpressPlan?
+    if _lazyinject_overrides_used() == 0,
+      let entry = _lazyinject_express_find(
+        ExpressTable.address(of: Value.self), ExpressTable.address(of: type(of: container)))
+    {
+      // What the entry names is alive while the lock is held; retained before unlocking.
+      let payload = entry.pointee.payload
+      let isObserved = entry.pointee.isObserved != 0
+      switch Int(entry.pointee.kind) {
+      case LAZYINJECT_EXPRESS_KEPT_OBJECT where _storesObject:  // Kept only for classes.
+        let kept = Unmanaged<AnyObject>.fromOpaque(payload).retain()  // The slot's +1.
+        word.pointee = UInt(bitPattern: payload)
+        let value = unsafeBitCast(kept.takeUnretainedValue(), to: Value.self)
+        _lazyinject_unlock(object)
+        if isObserved {
+          _LazyResolution.notify(container, slot: UnsafeRawPointer(slot), of: value)
+        }
+        return value
+      case LAZYINJECT_EXPRESS_BUILD:
+        plan = .build(Unmanaged<AnyRegistration>.fromOpaque(payload).retain(), isObserved: isObserved)
+      default:
+        break
+      }
+    }
+    word.pointee = marker
+    _lazyinject_unlock(object)
+    return _resolve(container, slot: slot, claimed: true, plan: plan)
+  }
+
   /// The first read: marks the slot in flight (unless `claimed`, already marked by this thread),
-  /// resolves and publishes; or waits for the thread that marked it.
+  /// resolves with `plan` (an express plan `_firstRead` found, its payload retained once) or by
+  /// asking the registry, and publishes; or waits for the thread that marked it.
   ///
   /// `slot` is read and written only with the object's slot lock held, as raw words: the marker
   /// is immortal, so it is stored without retaining it, and the value is stored with the +1 that
@@ -138,7 +180,8 @@ public struct Lazy<Value> {
   @inlinable
   @inline(never)
   internal static func _resolve(
-    _ container: AnyObject, slot: UnsafeMutablePointer<AnyObject?>, claimed: Bool
+    _ container: AnyObject, slot: UnsafeMutablePointer<AnyObject?>, claimed: Bool,
+    plan found: InitializerRegistry.ExpressPlan? = nil
   ) -> Value {
     let object = Unmanaged.passUnretained(container).toOpaque()
     let word = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: UInt.self)
@@ -171,7 +214,7 @@ public struct Lazy<Value> {
     let isObserved: Bool
     // The express plan's cases are handled here, in code specialized for `Value`. Their rule is
     // the pair's pin: an object value is stored without a box.
-    let plan = InitializerRegistry.shared.expressPlan(for: Value.self, in: container)
+    let plan = found ?? InitializerRegistry.shared.expressPlan(for: Value.self, in: container)
     switch plan {
     case .keptObject(let object, let observed) where _storesObject:  // Kept only for classes.
       new = UInt(bitPattern: object.toOpaque())  // The plan's +1 becomes the slot's.

@@ -26,7 +26,13 @@ internal class AnyRegistration: @unchecked Sendable {
 
   /// The same instance when the property type is a class: a resolution returns it with no cast
   /// (casting from `Any` took a sixth of a singleton's first read, measured).
-  var singletonObject: AnyObject?
+  var singletonObject: AnyObject? {
+    didSet {
+      if oldValue != nil {
+        ExpressTable.clear()  // An entry may name the old object, released after this.
+      }
+    }
+  }
 
   /// The instance of a `.weak` registration.
   weak var weakInstance: AnyObject?

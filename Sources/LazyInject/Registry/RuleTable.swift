@@ -51,7 +51,10 @@ internal struct RuleTable {
   }
 
   private mutating func invalidate() {
-    if !cache.isEmpty { cache.removeAll() }
+    if !cache.isEmpty {
+      cache.removeAll()
+      ExpressTable.clear()  // Its entries were made from this cache, if this is the shared one's.
+    }
   }
 
   /// What a resolution needs to know about a (property type, container class) pair.

@@ -76,6 +76,16 @@ extension InitializerRegistry {
     case build(Unmanaged<AnyRegistration>, isObserved: Bool)
     /// Take the general path.
     case general
+
+    /// The plan, its payload retained once.
+    fileprivate func retained() -> ExpressPlan {
+      switch self {
+      case .keptObject(let object, _): _ = object.retain()
+      case .build(let registration, _): _ = registration.retain()
+      case .general: break
+      }
+      return self
+    }
   }
 
   /// The express plan, when no override layer was ever made, no tracer is set, and the pair's
@@ -94,15 +104,19 @@ extension InitializerRegistry {
       let match = table.probe(for: propertyType, in: type(of: container))
       guard match.isPinned, let found = match.registration else { return .general }
       // Other kept instances (structs, weak ones) take the general path, which casts them.
-      return found._withUnsafeGuaranteedRef { registration in
+      let plan: ExpressPlan = found._withUnsafeGuaranteedRef { registration in
         if let object = registration.singletonObject {
-          return .keptObject(.passRetained(object), isObserved: match.isObserved)
+          return .keptObject(.passUnretained(object), isObserved: match.isObserved)
         }
         if registration.isUnique {
-          return .build(found.retain(), isObserved: match.isObserved)
+          return .build(found, isObserved: match.isObserved)
         }
         return .general
       }
+      if installsAutomaticModules {  // The shared registry, which `@Lazy` reads.
+        ExpressTable.insert(plan, property: propertyType, in: type(of: container))
+      }
+      return plan.retained()
     }
   }
 

@@ -30,9 +30,7 @@ static inline _lazyinject_stripe *_Nonnull _lazyinject_stripe_for(const void *_N
 
 void _lazyinject_lock_contended(_lazyinject_stripe *_Nonnull stripe);
 
-/// Locks the slots of `object`. Held only to read or write a slot: never while user code runs.
-static inline void _lazyinject_lock(const void *_Nonnull object) {
-  _lazyinject_stripe *stripe = _lazyinject_stripe_for(object);
+static inline void _lazyinject_stripe_lock(_lazyinject_stripe *_Nonnull stripe) {
 #if defined(__APPLE__)
   os_unfair_lock_lock(&stripe->lock);
 #else
@@ -42,13 +40,21 @@ static inline void _lazyinject_lock(const void *_Nonnull object) {
 #endif
 }
 
-static inline void _lazyinject_unlock(const void *_Nonnull object) {
-  _lazyinject_stripe *stripe = _lazyinject_stripe_for(object);
+static inline void _lazyinject_stripe_unlock(_lazyinject_stripe *_Nonnull stripe) {
 #if defined(__APPLE__)
   os_unfair_lock_unlock(&stripe->lock);
 #else
   __atomic_store_n(&stripe->isLocked, 0, __ATOMIC_RELEASE);
 #endif
+}
+
+/// Locks the slots of `object`. Held only to read or write a slot: never while user code runs.
+static inline void _lazyinject_lock(const void *_Nonnull object) {
+  _lazyinject_stripe_lock(_lazyinject_stripe_for(object));
+}
+
+static inline void _lazyinject_unlock(const void *_Nonnull object) {
+  _lazyinject_stripe_unlock(_lazyinject_stripe_for(object));
 }
 
 /// The address of the object that marks a slot as being resolved, or 0 before the first

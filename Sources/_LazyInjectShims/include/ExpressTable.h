@@ -1,0 +1,78 @@
+// The express table: what the first read of a `@Lazy` property needs, found without the
+// registry's lock. Internal to LazyInject.
+#ifndef LAZYINJECT_EXPRESS_TABLE_H
+#define LAZYINJECT_EXPRESS_TABLE_H
+
+#include <stdint.h>
+
+#include "LazyInjectShims.h"
+
+/// The entry kinds.
+enum {
+  /// `payload` is the object a `.singleton` or custom-scope registration keeps.
+  LAZYINJECT_EXPRESS_KEPT_OBJECT = 1,
+  /// `payload` is a `.unique` registration.
+  LAZYINJECT_EXPRESS_BUILD = 2,
+};
+
+/// What the shared registry's express plan is for one (property type, container class) pair.
+/// Immutable once published.
+typedef struct {
+  const void *_Nonnull property;
+  const void *_Nonnull container;
+  /// Unretained: kept alive by the registry for as long as the entry is published (see
+  /// `ExpressTable.swift`).
+  void *_Nonnull payload;
+  uint32_t kind;
+  uint32_t isObserved;
+} _lazyinject_express_entry;
+
+/// Open addressing over pointers to entries; `mask + 1` slots, a power of two.
+typedef struct {
+  uintptr_t mask;
+  uintptr_t count;
+  _lazyinject_express_entry *_Nullable slots[];
+} _lazyinject_express_table;
+
+extern _lazyinject_express_table *_Nullable _lazyinject_express_storage;
+
+static inline uintptr_t _lazyinject_express_hash(const void *_Nonnull property,
+                                                 const void *_Nonnull container) {
+  uintptr_t mixed = (uintptr_t)property * (uintptr_t)0x9E3779B97F4A7C15ull ^
+                    (uintptr_t)container * (uintptr_t)0xC2B2AE3D27D4EB4Full;
+  return mixed >> 32;
+}
+
+/// The entry for `property` in `container`, or NULL.
+///
+/// Call with a slot lock held (any stripe), and read the entry before unlocking: what a cleared
+/// table named may be freed as soon as every stripe was unlocked once.
+static inline const _lazyinject_express_entry *_Nullable _lazyinject_express_find(
+    const void *_Nonnull property, const void *_Nonnull container) {
+  _lazyinject_express_table *table = __atomic_load_n(&_lazyinject_express_storage, __ATOMIC_ACQUIRE);
+  if (table == 0) {
+    return 0;
+  }
+  uintptr_t index = _lazyinject_express_hash(property, container) & table->mask;
+  for (;;) {
+    _lazyinject_express_entry *entry = __atomic_load_n(&table->slots[index], __ATOMIC_ACQUIRE);
+    if (entry == 0) {
+      return 0;
+    }
+    if (entry->property == property && entry->container == container) {
+      return entry;
+    }
+    index = (index + 1) & table->mask;
+  }
+}
+
+/// Adds an entry, unless the pair has one. Call with the shared registry's lock held and no slot
+/// lock.
+void _lazyinject_express_insert(const void *_Nonnull property, const void *_Nonnull container,
+                                void *_Nonnull payload, uint32_t kind, uint32_t isObserved);
+
+/// Empties the table, and returns once no thread can still read what it held. Call with no slot
+/// lock held.
+void _lazyinject_express_clear(void);
+
+#endif
