@@ -135,7 +135,11 @@ struct ExpressTableTests {
         let reads = Locked(0)
         InitializerRegistry.shared.register(Feed.self, in: LoopingDashboard.self) { sender in
           // The third read finds the express entry, and this initializer loops back.
-          if reads.withLock({ $0 += 1; return $0 }) >= 3 {
+          let count = reads.withLock { count in
+            count += 1
+            return count
+          }
+          if count >= 3 {
             _ = sender.feed
           }
           return Feed("looping")

@@ -160,7 +160,8 @@ public struct Lazy<Value> {
         }
         return value
       case LAZYINJECT_EXPRESS_BUILD:
-        plan = .build(Unmanaged<AnyRegistration>.fromOpaque(payload).retain(), isObserved: isObserved)
+        let registration = Unmanaged<AnyRegistration>.fromOpaque(payload).retain()
+        plan = .build(registration, isObserved: isObserved)
       default:
         break
       }

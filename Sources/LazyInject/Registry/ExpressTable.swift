@@ -30,7 +30,7 @@ internal enum ExpressTable {
       entry.isObserved ? 1 : 0)
   }
 
-  /// Empties the table. Call before letting go of anything an entry may name.
+  /// Empties the table; call before letting go of anything an entry may name.
   static func clear() {
     _lazyinject_express_clear()
   }

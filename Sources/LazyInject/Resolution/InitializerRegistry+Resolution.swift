@@ -91,8 +91,9 @@ extension InitializerRegistry {
   /// The express plan, when no override layer was ever made, no tracer is set, and the pair's
   /// registration is its pin and is `.unique` or keeps an object.
   ///
-  /// The common first read takes this path: one lock, no task-local read, no copies of the
-  /// tracer or the layers. Not generic: an optional of the property type would cost a lookup of
+  /// One lock, no task-local read, no copies of the tracer or the layers. The shared registry
+  /// also records the plan in the `ExpressTable`, where later first reads of the pair find it
+  /// without this lock. Not generic: an optional of the property type would cost a lookup of
   /// its metadata on every call.
   @usableFromInline
   internal func expressPlan(for propertyType: Any.Type, in container: AnyObject) -> ExpressPlan {
