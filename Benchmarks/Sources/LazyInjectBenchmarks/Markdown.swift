@@ -197,26 +197,31 @@ extension Results {
   /// `perf record -g` of `LazyInjectBenchmarks --profile cold`, self time by function, grouped.
   /// Measured by hand: perf is not part of a run.
   static let coldPathProfile = """
-    ### Where a cold first read spends its time
+    ### Where a first read spends its time
 
     `perf record -g` of `swift run -c release --package-path Benchmarks LazyInjectBenchmarks
-    --profile cold` (new object, first read, release, 5,000,000 times), self time grouped by
-    what it pays for. Before: 173.7 ns per read (4.90×); after: 104.6 ns (2.97×), same machine
-    and session, `--only speed`.
+    --profile cold` (new object, first read, release, 5,000,000 times) and `--profile singleton`,
+    self time grouped by what it pays for, in nanoseconds per read (share of samples times the
+    time per read, `--only speed`, same machine and session). "Before" is the code at the start of
+    this change (commit eab89b3); v1 took 173.7 ns (4.90×) for a cold read, its box and the
+    task-local read of override layers since removed.
 
-    | Cost | Before | After |
-    | --- | --- | --- |
-    | malloc and free (the object and the value; before, also the box) | 22% | 18% |
-    | retain and release | 16% | 20% |
-    | The box: its init and deinit | 7% | none |
-    | Registry lookup and resolution (locks, cache, generic code) | 25% | 22% |
-    | Task-local read of the override layers | 6% | none until a layer exists |
-    | `__tls_get_addr` (the shims' thread-locals; after: Swift's exclusivity check only) | 4% | 3% |
-    | Resolution frame: cycle check and push | 8% | 3% |
-    | Slot lock and the first-read function (`_resolve`) | 5% | 6% |
+    | Cost | Cold, before (108 ns, 3.05×) | Cold, now (82 ns, 2.29×) | Singleton, before (70 ns, 3.77×) | Singleton, now (35 ns, 1.94×) |
+    | --- | --- | --- | --- | --- |
+    | malloc and free (the object, the value) | 32 | 29 | 16 | 16 |
+    | retain and release | 24 | 19 | 18 | 7 |
+    | Registry: mutex, cache probe, generic resolution code | 22 | none | 17 | none |
+    | Slot lock, first-read functions, express table lookup | 5 | 12 | 8 | 5 |
+    | Resolution frame (push, pop, cycle check) | 7 | 5 | none | none |
+    | Swift's exclusivity check taking the slot's address | 3 | 5 | — | — |
+    | The benchmark's loop and objects | 10 | 9 | 6 | 4 |
 
-    The express path (no override layer ever made, no tracer) takes the registry's mutex once for
-    the cached match; a kept singleton object is returned without a cast and without a frame.
+    A first read of a pair the shared registry has served before finds it in an express table,
+    read under the slot lock the read holds anyway: a kept singleton object goes into the slot
+    with one retain, a `.unique` registration is built in code specialized for the property's
+    type. The table names objects and registrations without retaining them; any change that could
+    free one (a registration change, a reset, a new tracer) empties it and waits until every slot
+    lock was taken once, so no reader can still hold what it named.
 
     """
 }
