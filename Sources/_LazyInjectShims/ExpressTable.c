@@ -30,7 +30,7 @@ static _lazyinject_express_table *make_table(uintptr_t capacity) {
 
 /// Puts `entry` in the first free slot of its probe sequence.
 static void place(_lazyinject_express_table *table, _lazyinject_express_entry *entry) {
-  uintptr_t index = _lazyinject_express_hash(entry->property, entry->container) & table->mask;
+  uintptr_t index = _lazyinject_pair_hash(entry->property, entry->container) & table->mask;
   while (table->slots[index] != 0) {
     index = (index + 1) & table->mask;
   }
@@ -41,11 +41,11 @@ static void place(_lazyinject_express_table *table, _lazyinject_express_entry *e
 void _lazyinject_express_insert(const void *property, const void *container, void *payload,
                                 uint32_t kind, uint32_t isObserved) {
   pthread_mutex_lock(&writer);
-  _lazyinject_express_table *table = _lazyinject_express_storage;
-  if (table != 0 && _lazyinject_express_find(property, container) != 0) {
+  if (_lazyinject_express_find(property, container) != 0) {
     pthread_mutex_unlock(&writer);
     return;
   }
+  _lazyinject_express_table *table = _lazyinject_express_storage;
   _lazyinject_express_entry *entry = malloc(sizeof(_lazyinject_express_entry));
   if (entry == 0) {
     abort();

@@ -67,9 +67,6 @@ public final class InitializerRegistry: Sendable {
   /// 0 for a registry; n for the registry holding the n-th override layer over another.
   internal let overrideDepth: Int
 
-  /// Whether this is ``shared``, which installs automatic modules and fills the express table.
-  internal let installsAutomaticModules: Bool
-
   /// The registry an override layer overrides; nil for a registry.
   private let overridden: ObjectIdentifier?
 
@@ -95,7 +92,6 @@ public final class InitializerRegistry: Sendable {
 
   private init(installsAutomaticModules: Bool) {
     automaticModules = installsAutomaticModules ? .pending : .installed
-    self.installsAutomaticModules = installsAutomaticModules
     overrideDepth = 0
     overridden = nil
   }
@@ -103,7 +99,6 @@ public final class InitializerRegistry: Sendable {
   /// Creates the registry of an override layer `depth` layers above `base`.
   internal init(overriding base: InitializerRegistry, depth: Int) {
     automaticModules = .installed
-    installsAutomaticModules = false
     overrideDepth = depth
     overridden = ObjectIdentifier(base)
     duplicateHandler = base.withState { base.duplicateHandler }

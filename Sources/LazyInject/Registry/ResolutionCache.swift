@@ -1,3 +1,5 @@
+import _LazyInjectShims
+
 /// The result of the ancestry walk for each (property type, container class) seen, so that a
 /// resolution costs the same however deep the class or large the registry.
 ///
@@ -96,9 +98,11 @@ internal struct ResolutionCache {
   private static func slot(_ property: ObjectIdentifier, _ container: ObjectIdentifier, _ size: Int)
     -> Int
   {
-    let mixed =
-      UInt(bitPattern: Int(bitPattern: property)) &* 0x9E37_79B9_7F4A_7C15
-      ^ UInt(bitPattern: Int(bitPattern: container)) &* 0xC2B2_AE3D_27D4_EB4F
-    return Int(truncatingIfNeeded: mixed >> 32) & (size - 1)
+    let hash = _lazyinject_pair_hash(address(of: property), address(of: container))
+    return Int(truncatingIfNeeded: hash) & (size - 1)
+  }
+
+  private static func address(of identifier: ObjectIdentifier) -> UnsafeRawPointer {
+    UnsafeRawPointer(bitPattern: UInt(bitPattern: Int(bitPattern: identifier))).unsafelyUnwrapped
   }
 }

@@ -114,7 +114,7 @@ extension InitializerRegistry {
         }
         return .general
       }
-      if installsAutomaticModules {  // The shared registry, which `@Lazy` reads.
+      if self === Self.shared {  // The registry `@Lazy` reads.
         ExpressTable.insert(plan, property: propertyType, in: type(of: container))
       }
       return plan.retained()

@@ -121,7 +121,8 @@ internal struct ResolutionFrame {
         parent.pointee.usesSeveralRegistries
         || frame.pointee.usesSeveralRegistries
     }
-    // The only field to destroy; a call through the type's value witness cost 1% of a first read.
+    // The only field to destroy: the frame is left with trivial fields, which `push` initializes
+    // over. (Deinitializing called the type's value witness: 1% of a first read.)
     if frame.pointee.layer != nil {
       frame.pointee.layer = nil
     }

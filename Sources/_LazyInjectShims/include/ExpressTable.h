@@ -36,13 +36,6 @@ typedef struct {
 
 extern _lazyinject_express_table *_Nullable _lazyinject_express_storage;
 
-static inline uintptr_t _lazyinject_express_hash(const void *_Nonnull property,
-                                                 const void *_Nonnull container) {
-  uintptr_t mixed = (uintptr_t)property * (uintptr_t)0x9E3779B97F4A7C15ull ^
-                    (uintptr_t)container * (uintptr_t)0xC2B2AE3D27D4EB4Full;
-  return mixed >> 32;
-}
-
 /// The entry for `property` in `container`, or NULL.
 ///
 /// Call with a slot lock held (any stripe), and read the entry before unlocking: what a cleared
@@ -53,7 +46,7 @@ static inline const _lazyinject_express_entry *_Nullable _lazyinject_express_fin
   if (table == 0) {
     return 0;
   }
-  uintptr_t index = _lazyinject_express_hash(property, container) & table->mask;
+  uintptr_t index = _lazyinject_pair_hash(property, container) & table->mask;
   for (;;) {
     _lazyinject_express_entry *entry = __atomic_load_n(&table->slots[index], __ATOMIC_ACQUIRE);
     if (entry == 0) {

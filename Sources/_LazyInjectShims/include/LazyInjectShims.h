@@ -57,6 +57,15 @@ static inline void _lazyinject_unlock(const void *_Nonnull object) {
   _lazyinject_stripe_unlock(_lazyinject_stripe_for(object));
 }
 
+/// The hash of a (property type, container class) pair, by their metadata addresses: the
+/// resolution cache and the express table probe by it.
+static inline uintptr_t _lazyinject_pair_hash(const void *_Nonnull property,
+                                              const void *_Nonnull container) {
+  uintptr_t mixed = (uintptr_t)property * (uintptr_t)0x9E3779B97F4A7C15ull ^
+                    (uintptr_t)container * (uintptr_t)0xC2B2AE3D27D4EB4Full;
+  return mixed >> 32;
+}
+
 /// The address of the object that marks a slot as being resolved, or 0 before the first
 /// resolution. Written once, before any slot can hold it; read atomically, since a first read on
 /// another thread may be writing it (an acquire load is a plain load on x86 and arm64).
