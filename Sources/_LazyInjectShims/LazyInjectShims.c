@@ -14,11 +14,11 @@ _lazyinject_stripe _lazyinject_stripes[LAZYINJECT_STRIPE_COUNT];
 uintptr_t _lazyinject_in_flight_marker_storage = 0;
 intptr_t _lazyinject_waiters_storage = 0;
 LAZYINJECT_TLS void *_lazyinject_current_frame_storage = 0;
-uintptr_t _lazyinject_object_box_class_storage = 0;
 int _lazyinject_overrides_used_storage = 0;
+uintptr_t _lazyinject_object_box_class_storage = 0;
 
-void _lazyinject_set_object_box_class(uintptr_t isa) {
-  __atomic_store_n(&_lazyinject_object_box_class_storage, isa, __ATOMIC_RELAXED);
+void _lazyinject_set_object_box_class(uintptr_t metadata) {
+  __atomic_store_n(&_lazyinject_object_box_class_storage, metadata, __ATOMIC_RELAXED);
 }
 
 void _lazyinject_set_overrides_used(void) {

@@ -25,6 +25,37 @@ struct Target {
 }
 
 extension Results {
+  /// The missed targets whose figures do not depend on the machine's speed.
+  ///
+  /// Allocations per first read, bytes per property, duplicates in the race: missing one fails
+  /// the run, CI's `--quick` too. Timings are reported, never gated.
+  var deterministicFailures: [String] {
+    let lazyMemory = memory.first { $0.system == "@Lazy" }!
+    let lazyVarMemory = memory.first { $0.system == "lazy var" }!
+    var failures: [String] = []
+    if let allocations = lazyMemory.allocationsPerResolution, allocations > 1.0 {
+      failures.append(
+        "@Lazy made \(String(format: "%.2f", allocations)) heap allocations per first read of a"
+          + " class value; the target is 1 (the value's own): a value is boxed where it was not.")
+    }
+    let extraBytes = lazyMemory.propertyBytes - lazyVarMemory.propertyBytes
+    let extraProtocolBytes =
+      (lazyMemory.protocolPropertyBytes ?? 0) - (lazyVarMemory.protocolPropertyBytes ?? 0)
+    if extraBytes > 0 || extraProtocolBytes > 0 {
+      let protocolBytes = lazyMemory.protocolPropertyBytes ?? 0
+      failures.append(
+        "@Lazy takes \(lazyMemory.propertyBytes) bytes per property (\(protocolBytes)"
+          + " protocol-typed) where a lazy var takes \(lazyVarMemory.propertyBytes)"
+          + " (\(lazyVarMemory.protocolPropertyBytes ?? 0)).")
+    }
+    if let race = races.first(where: { $0.system == "@Lazy" }),
+      race.duplicates != 0 || race.crashed
+    {
+      failures.append("@Lazy's race: \(race.outcome); the target is 0 duplicates, no crash.")
+    }
+    return failures
+  }
+
   var targets: [Target] {
     let hotRatio = max(
       hot.ratio("@Lazy", to: "lazy var"), hotMutable.ratio("@Lazy", to: "lazy var"))

@@ -102,6 +102,17 @@ let results = Results(
 print()
 print(results.text)
 
+// Allocations, bytes and duplicates do not depend on the machine's speed: a regression fails the
+// run, CI's quick run included.
+let failures = results.deterministicFailures
+if !failures.isEmpty {
+  print("\nA deterministic target regressed:")
+  for failure in failures {
+    print("  - \(failure)")
+  }
+  exit(1)
+}
+
 if writes && !isQuick {
   let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()

@@ -35,6 +35,10 @@ extension InitializerRegistry {
   /// alive) after `withOverrides` has returned, whatever other tasks and threads do. A
   /// `Task.detached` does not inherit them.
   ///
+  /// The first override layer of a process turns the fast path of first reads off for the rest
+  /// of it (see <doc:ConcurrencyAndLifetimes#The-fast-path-and-when-it-is-off>): measure speed in
+  /// a process that makes none.
+  ///
   /// - Parameters:
   ///   - configure: Registers the overriding initializers.
   ///   - operation: The code that sees the overrides.

@@ -14,9 +14,44 @@ import _LazyInjectShims
 //   is stored in a `_LazyObjectBox` that records its rule.
 // - A value of any other type (a struct, an existential) is stored in a `_LazyBox<Value>`.
 //
-// Writes go through the slot's address as raw words. What the slot holds is retained once, by
-// the slot, and ARC releases it with the object. The marker is immortal and stored unretained;
-// it never outlives the resolution that stored it, which holds the object alive.
+// Writes go through the slot's address as raw words (`_LazySlot`). What the slot holds is
+// retained once, by the slot, and ARC releases it with the object. The marker is immortal and
+// stored unretained; it never outlives the resolution that stored it, which holds the object
+// alive. A box is told from a value by its class, read through `type(of:)` (the compiler's own
+// load of the class pointer, authenticated where pointers are signed), never by reading the
+// object's first word.
+
+/// The address of a `@Lazy` property's slot, read and written as a raw word: no retain, no
+/// release, no access of memory through a type it is not bound to.
+///
+/// Read and write it only with the object's slot lock held.
+@usableFromInline
+internal struct _LazySlot {
+  @usableFromInline
+  internal let address: UnsafeMutableRawPointer
+
+  @inlinable
+  internal init(_ slot: UnsafeMutablePointer<AnyObject?>) {
+    // An optional class reference is one word, nil being 0: Swift's ABI, checked in debug builds.
+    assert(MemoryLayout<AnyObject?>.size == MemoryLayout<UInt>.size)
+    address = UnsafeMutableRawPointer(slot)
+  }
+
+  /// The word the slot holds: 0, the in-flight marker's address, or a retained object's.
+  @inlinable
+  internal var word: UInt {
+    get { address.load(as: UInt.self) }
+    nonmutating set { address.storeBytes(of: newValue, as: UInt.self) }
+  }
+
+  /// Puts `new` in the slot and returns the word it held, with no retain or release: the caller
+  /// owns what it takes out.
+  @inlinable
+  internal func exchange(with new: UInt) -> UInt {
+    defer { word = new }
+    return word
+  }
+}
 
 extension Lazy {
   /// The address of the slot's content, without retaining it.
@@ -35,23 +70,23 @@ extension Lazy {
     _ raw: UInt, in container: Container,
     _ storageKeyPath: ReferenceWritableKeyPath<Container, Lazy>
   ) {
-    let object = Unmanaged.passUnretained(container).toOpaque()
-    _lazyinject_lock(object)
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    SlotLock.lock(object)
     let replaced = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) {
-      _LazyBox<Value>.exchange(in: $0, with: raw)
+      _LazySlot($0).exchange(with: raw)
     }
-    _lazyinject_unlock(object)
-    _LazyResolution.didReplace(replaced)
+    SlotLock.unlock(object)
+    _FirstRead.didReplace(replaced)
   }
 
   /// Whether the property holds a value, and the rule that produced it (nil if assigned).
   internal static func _state<Container: AnyObject>(
     in container: Container, _ storageKeyPath: ReferenceWritableKeyPath<Container, Lazy>
   ) -> (isResolved: Bool, rule: InitializerRegistry.Rule?) {
-    let object = Unmanaged.passUnretained(container).toOpaque()
-    _lazyinject_lock(object)
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    SlotLock.lock(object)
     let content = container[keyPath: storageKeyPath]._slot
-    _lazyinject_unlock(object)
+    SlotLock.unlock(object)
     switch content {
     case nil:
       return (false, nil)
@@ -86,7 +121,7 @@ extension Lazy {
     guard _storesObject else {
       return _LazyBox<Value>.value(at: raw)
     }
-    if _lazyinject_is_object_box(raw) != 0 {
+    if _LazyObjectBox.isBox(raw) {
       return unsafeBitCast(_LazyObjectBox.object(at: raw), to: Value.self)
     }
     return withUnsafeBytes(of: raw) { $0.load(as: Value.self) }
@@ -104,11 +139,6 @@ extension Lazy {
       return UInt(bitPattern: Unmanaged.passRetained(object).toOpaque())
     }
     return _LazyObjectBox(object, origin: origin).retainedAddress
-  }
-
-  @inlinable
-  internal static func _pointer(_ raw: UInt) -> UnsafeMutableRawPointer {
-    UnsafeMutableRawPointer(bitPattern: raw).unsafelyUnwrapped
   }
 }
 
@@ -132,17 +162,6 @@ internal final class _LazyBox<Value> {
     UInt(bitPattern: Unmanaged.passRetained(self).toOpaque())
   }
 
-  /// Puts the word `new` in `slot` and returns the word it held, with no retain or release: the
-  /// caller owns what it takes out.
-  ///
-  /// Call with the slot lock held.
-  @inlinable
-  internal static func exchange(in slot: UnsafeMutablePointer<AnyObject?>, with new: UInt) -> UInt {
-    let word = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: UInt.self)
-    defer { word.pointee = new }
-    return word.pointee
-  }
-
   /// The value of the box whose address is `raw`, read without retaining the box, which the slot
   /// keeps alive.
   ///
@@ -157,7 +176,7 @@ internal final class _LazyBox<Value> {
 /// A class-typed value that is not its pair's pinned rule's, and the rule that produced it (nil
 /// when it was assigned).
 ///
-/// Not generic, so that one class pointer, published to the shims, tells a box from a value.
+/// Not generic, so that one class tells a box from a value whatever the property's type.
 @usableFromInline
 internal final class _LazyObjectBox {
   @usableFromInline
@@ -165,11 +184,9 @@ internal final class _LazyObjectBox {
 
   internal let origin: _LazyOrigin?
 
-  /// Publishes the class pointer before the first box can reach a slot.
+  /// Publishes the class to the shims before the first box can reach a slot.
   private static let isPublished: Bool = {
-    let probe = _LazyObjectBox(unchecked: _LazyMarker.object)
-    let isa = Unmanaged.passUnretained(probe).toOpaque().load(as: UInt.self)
-    _lazyinject_set_object_box_class(isa)
+    _lazyinject_set_object_box_class(unsafeBitCast(_LazyObjectBox.self, to: UInt.self))
     return true
   }()
 
@@ -180,9 +197,18 @@ internal final class _LazyObjectBox {
     self.origin = origin
   }
 
-  private init(unchecked object: AnyObject) {
-    self.object = object
-    self.origin = nil
+  /// Whether the object at `raw`, the word a slot of a class-typed `@Lazy` holds, is a box rather
+  /// than the value itself.
+  ///
+  /// Its class is read with `type(of:)`: on Linux, a load compared with the published class,
+  /// as fast as reading the first word was (measured); on Darwin, a call that also knows
+  /// Objective-C tagged pointers; where pointers are signed (arm64e), an authenticated load.
+  @inlinable
+  internal static func isBox(_ raw: UInt) -> Bool {
+    Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
+      ._withUnsafeGuaranteedRef {
+        unsafeBitCast(type(of: $0), to: UInt.self) == _lazyinject_object_box_class()
+      }
   }
 
   /// The box's address, retained once: the +1 that a slot holding it owns.

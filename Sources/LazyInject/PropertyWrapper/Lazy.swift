@@ -83,34 +83,36 @@ public struct Lazy<Value> {
     storage storageKeyPath: ReferenceWritableKeyPath<Container, Lazy>
   ) -> Value {
     get {
-      let object = Unmanaged.passUnretained(container).toOpaque()
-      _lazyinject_lock(object)
+      let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+      SlotLock.lock(object)
       let marker = _lazyinject_in_flight_marker()
       let raw = container[keyPath: storageKeyPath]._raw
       if raw != 0 && raw != marker {
-        if _storesObject && _lazyinject_is_object_box(raw) == 0 {
+        if _storesObject && !_LazyObjectBox.isBox(raw) {
           // The value itself, read as a field of its type: a read whose result goes unused then
           // costs no retain (a third of a read, measured).
           let value = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) {
             UnsafeMutableRawPointer($0).load(as: Value.self)
           }
-          _lazyinject_unlock(object)
+          SlotLock.unlock(object)
           return value
         }
         let value = _value(at: raw)
-        _lazyinject_unlock(object)
+        SlotLock.unlock(object)
         return value
       }
       // The slot is a stored property of a class: its address is fixed while the object lives.
       // Taken here, where the key path folds into a field access, the first read goes on out of
       // line without the key path (passing that would build a key path object on every read).
-      let slot = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) { $0 }
+      let slot = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) {
+        _LazySlot($0)
+      }
       // Goes on under this lock, which `_firstRead` needs. (Before the first resolution of the
       // process publishes the marker, `_resolve` claims.)
       if raw == 0 && marker != 0 {
         return _firstRead(container, slot: slot, marker: marker)
       }
-      _lazyinject_unlock(object)
+      SlotLock.unlock(object)
       return _resolve(container, slot: slot, claimed: false)
     }
     set {
@@ -136,11 +138,10 @@ public struct Lazy<Value> {
   /// and the value built.
   @inlinable
   @inline(never)
-  internal static func _firstRead(
-    _ container: AnyObject, slot: UnsafeMutablePointer<AnyObject?>, marker: UInt
-  ) -> Value {
-    let object = Unmanaged.passUnretained(container).toOpaque()
-    let word = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: UInt.self)
+  internal static func _firstRead(_ container: AnyObject, slot: _LazySlot, marker: UInt) -> Value {
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    SlotLock.assertHeld(object)
+    assert(slot.word == 0, "a first read of a slot that holds a value")
     var plan: InitializerRegistry.ExpressPlan?
     if _lazyinject_overrides_used() == 0,
       let entry = _lazyinject_express_find(
@@ -152,11 +153,12 @@ public struct Lazy<Value> {
       switch Int(entry.pointee.kind) {
       case LAZYINJECT_EXPRESS_KEPT_OBJECT where _storesObject:  // Kept only for classes.
         let kept = Unmanaged<AnyObject>.fromOpaque(payload).retain()  // The slot's +1.
-        word.pointee = UInt(bitPattern: payload)
+        slot.word = UInt(bitPattern: payload)
         let value = unsafeBitCast(kept.takeUnretainedValue(), to: Value.self)
-        _lazyinject_unlock(object)
+        SlotLock.unlock(object)
+        FirstReadProbe.record(.expressTableKeptObject)
         if isObserved {
-          _LazyResolution.notify(container, slot: UnsafeRawPointer(slot), of: value)
+          _FirstRead.notify(container, slot: slot.address, of: value)
         }
         return value
       case LAZYINJECT_EXPRESS_BUILD:
@@ -166,96 +168,75 @@ public struct Lazy<Value> {
         break
       }
     }
-    word.pointee = marker
-    _lazyinject_unlock(object)
+    slot.word = marker
+    SlotLock.unlock(object)
     return _resolve(container, slot: slot, claimed: true, plan: plan)
   }
 
   /// The first read: marks the slot in flight (unless `claimed`, already marked by this thread),
   /// resolves with `plan` (an express plan `_firstRead` found, its payload retained once) or by
-  /// asking the registry, and publishes; or waits for the thread that marked it.
+  /// asking the registry for one, and publishes; or waits for the thread that marked it.
   ///
-  /// `slot` is read and written only with the object's slot lock held, as raw words: the marker
-  /// is immortal, so it is stored without retaining it, and the value is stored with the +1 that
-  /// the slot owns from then on. (Swift's retains of the marker cost a third of this function.)
+  /// The slot is read and written only with the object's slot lock held, as raw words: the
+  /// marker is immortal, so it is stored without retaining it, and the value is stored with the
+  /// +1 that the slot owns from then on. (Swift's retains of the marker cost a third of this
+  /// function.)
   @inlinable
   @inline(never)
   internal static func _resolve(
-    _ container: AnyObject, slot: UnsafeMutablePointer<AnyObject?>, claimed: Bool,
+    _ container: AnyObject, slot: _LazySlot, claimed: Bool,
     plan found: InitializerRegistry.ExpressPlan? = nil
   ) -> Value {
-    let object = Unmanaged.passUnretained(container).toOpaque()
-    let word = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: UInt.self)
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     // The C copy of the marker's address costs a load; the Swift one, a `swift_once` check.
     let published = _lazyinject_in_flight_marker()
     let marker = published != 0 ? published : _LazyMarker.address
     var isClaimed = claimed
     while !isClaimed {
-      _lazyinject_lock(object)
-      let current = word.pointee
+      SlotLock.lock(object)
+      let current = slot.word
       if current == 0 {
-        word.pointee = marker
-        _lazyinject_unlock(object)
+        slot.word = marker
+        SlotLock.unlock(object)
         isClaimed = true
       } else if current != marker {
         let value = _value(at: current)
-        _lazyinject_unlock(object)
+        SlotLock.unlock(object)
         return value
       } else {
-        _lazyinject_unlock(object)
-        _LazyResolution.wait(for: Value.self, in: container, slot: UnsafeRawPointer(slot)) {
-          _lazyinject_lock(object)
-          defer { _lazyinject_unlock(object) }
-          return word.pointee == marker
+        SlotLock.unlock(object)
+        _FirstRead.wait(for: Value.self, in: container, slot: slot.address) {
+          SlotLock.lock(object)
+          defer { SlotLock.unlock(object) }
+          return slot.word == marker
         }
       }
     }
-    let built: Value
-    let new: UInt
-    let isObserved: Bool
-    // The express plan's cases are handled here, in code specialized for `Value`. Their rule is
-    // the pair's pin: an object value is stored without a box.
     let plan = found ?? InitializerRegistry.shared.expressPlan(for: Value.self, in: container)
-    switch plan {
-    case .keptObject(let object, let observed) where _storesObject:  // Kept only for classes.
-      new = UInt(bitPattern: object.toOpaque())  // The plan's +1 becomes the slot's.
-      built = unsafeBitCast(object.takeUnretainedValue(), to: Value.self)
-      isObserved = observed
-    case .build(let retained, let observed):
-      let registration = unsafeDowncast(retained.takeRetainedValue(), to: Registration<Value>.self)
-      built = _LazyResolution.build(registration, for: container, slot: UnsafeRawPointer(slot))
-      let origin: _LazyOrigin? = _storesObject ? nil : .registration(registration.source)
-      new = _word(for: built, origin: origin, isPinned: true)
-      isObserved = observed
-    default:
-      if case .keptObject(let object, _) = plan {
-        object.release()  // Unreachable: only class types keep an object.
-      }
-      var outcome = InitializerRegistry.Outcome()
-      built = _LazyResolution.resolveGenerally(
-        Value.self, for: container, slot: UnsafeRawPointer(slot), outcome: &outcome)
-      new = _word(for: built, origin: outcome.origin, isPinned: outcome.isPinned)
-      isObserved = outcome.isObserved
-    }
-    _lazyinject_lock(object)
-    let current = word.pointee
+    FirstReadProbe.record(plan, foundInTable: found != nil)
+    var outcome = InitializerRegistry.Outcome()
+    let built = _FirstRead.resolve(
+      Value.self, for: container, slot: slot.address, plan: plan, outcome: &outcome)
+    let new = _word(for: built, origin: outcome.origin, isPinned: outcome.isPinned)
+    SlotLock.lock(object)
+    let current = slot.word
     let isPublished = current == marker || current == 0
     let value: Value
     if isPublished {
-      word.pointee = new
+      slot.word = new
       value = built
     } else {
       value = _value(at: current)  // Assigned while being built: it wins.
     }
-    _lazyinject_unlock(object)
+    SlotLock.unlock(object)
     if !isPublished {
-      _LazyResolution.didReplace(new)  // Releases what this thread built and no slot keeps.
+      _FirstRead.didReplace(new)  // Releases what this thread built and no slot keeps.
     }
     if _lazyinject_waiters() > 0 {  // Read inline: a call here cost 2% of a first read.
-      _LazyResolution.didPublish()
+      _FirstRead.didPublish()
     }
-    if isObserved {
-      _LazyResolution.notify(container, slot: UnsafeRawPointer(slot), of: built)
+    if outcome.isObserved {
+      _FirstRead.notify(container, slot: slot.address, of: built)
     }
     return value
   }

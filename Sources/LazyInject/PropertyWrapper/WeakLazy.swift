@@ -52,20 +52,20 @@ public struct WeakLazy<Value: AnyObject> {
     storage storageKeyPath: ReferenceWritableKeyPath<Container, WeakLazy>
   ) -> Value? {
     get {
-      let object = Unmanaged.passUnretained(container).toOpaque()
+      let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
       while true {
-        _lazyinject_lock(object)
+        SlotLock.lock(object)
         // The struct is the stored property, at a fixed address while the object lives; its
         // weak reference is its only field. (The address of the weak field itself would be a
         // temporary's: a weak load is a copy.) Taken under the lock, as every access is.
         let slot = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]) {
-          UnsafeRawPointer($0)
+          UnsafeMutableRawPointer($0)
         }
         // A strong reference, released only after unlocking: if it is the last one, the deinit
         // must not run under the lock.
         let current = container[keyPath: storageKeyPath]._object
         if let current, !(current is _WeakLazyMarker) {
-          _lazyinject_unlock(object)
+          SlotLock.unlock(object)
           return unsafeDowncast(current, to: Value.self)
         }
         if current == nil {
@@ -73,28 +73,28 @@ public struct WeakLazy<Value: AnyObject> {
           // immortal object would keep its side table forever.
           let marker = _WeakLazyMarker()
           container[keyPath: storageKeyPath]._object = marker
-          _lazyinject_unlock(object)
+          SlotLock.unlock(object)
           return resolve(container, slot: slot, marker: marker, storage: storageKeyPath)
         }
-        withExtendedLifetime(current) { _lazyinject_unlock(object) }
-        _LazyResolution.wait(for: Value?.self, in: container, slot: slot) {
-          _lazyinject_lock(object)
+        withExtendedLifetime(current) { SlotLock.unlock(object) }
+        _FirstRead.wait(for: Value?.self, in: container, slot: slot) {
+          SlotLock.lock(object)
           let current = container[keyPath: storageKeyPath]._object
           return withExtendedLifetime(current) {
-            _lazyinject_unlock(object)
+            SlotLock.unlock(object)
             return current is _WeakLazyMarker
           }
         }
       }
     }
     set {
-      let object = Unmanaged.passUnretained(container).toOpaque()
-      _lazyinject_lock(object)
+      let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+      SlotLock.lock(object)
       let replaced = container[keyPath: storageKeyPath]._object
       container[keyPath: storageKeyPath]._object = newValue
-      withExtendedLifetime(replaced) { _lazyinject_unlock(object) }
+      withExtendedLifetime(replaced) { SlotLock.unlock(object) }
       if replaced is _WeakLazyMarker {
-        _LazyResolution.didPublish()
+        _FirstRead.didPublish()
       }
     }
   }
@@ -102,14 +102,16 @@ public struct WeakLazy<Value: AnyObject> {
   /// Resolves `Value?` for `container`, whose slot this thread marked with `marker`, and
   /// publishes the instance (weakly) unless the property was assigned meanwhile.
   private static func resolve<Container: AnyObject>(
-    _ container: Container, slot: UnsafeRawPointer, marker: _WeakLazyMarker,
+    _ container: Container, slot: UnsafeMutableRawPointer, marker: _WeakLazyMarker,
     storage storageKeyPath: ReferenceWritableKeyPath<Container, WeakLazy>
   ) -> Value? {
-    let object = Unmanaged.passUnretained(container).toOpaque()
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     var outcome = InitializerRegistry.Outcome()
+    let plan = InitializerRegistry.shared.expressPlan(for: Value?.self, in: container)
     // Held strongly until returned: the slot only keeps it weakly.
-    let value = _LazyResolution.resolve(Value?.self, for: container, slot: slot, outcome: &outcome)
-    _lazyinject_lock(object)
+    let value = _FirstRead.resolve(
+      Value?.self, for: container, slot: slot, plan: plan, outcome: &outcome)
+    SlotLock.lock(object)
     let current = container[keyPath: storageKeyPath]._object
     let result: Value?
     if current === marker {
@@ -119,10 +121,10 @@ public struct WeakLazy<Value: AnyObject> {
       // Assigned while being built: the assignment wins.
       result = current.map { unsafeDowncast($0, to: Value.self) }
     }
-    withExtendedLifetime(current) { _lazyinject_unlock(object) }
-    _LazyResolution.didPublish()
+    withExtendedLifetime(current) { SlotLock.unlock(object) }
+    _FirstRead.didPublish()
     if outcome.isObserved, let value {
-      _LazyResolution.notify(container, slot: slot, of: value)
+      _FirstRead.notify(container, slot: slot, of: value)
     }
     return result
   }

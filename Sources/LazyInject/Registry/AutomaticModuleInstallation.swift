@@ -1,5 +1,3 @@
-import _LazyInjectShims
-
 /// Lists the modules that ``InitializerRegistry/shared`` installs by itself, just before it is
 /// first used.
 ///
@@ -32,36 +30,10 @@ public protocol AutomaticModuleInstallation {
 }
 
 extension InitializerRegistry {
-  /// Runs `body` with `lock` held, after the automatic modules are installed.
-  ///
-  /// Every touch of the registry's state comes through here, so the first touch of ``shared``
-  /// of any kind (registering, resolving, explaining, overriding…) installs the modules, exactly
-  /// once: a registration made before any resolution is added after them and wins. Other threads
-  /// wait while one installs; the installing thread itself passes, so modules can register.
-  internal func withState<Result>(_ body: () throws -> Result) rethrows -> Result {
-    while true {
-      let result: Result? = try lock.withLock {
-        if case .installed = automaticModules {
-          return try body()
-        }
-        let thread = _lazyinject_thread_identity()
-        while case .installing(let installer) = automaticModules, installer != thread {
-          waitForAnotherThread()
-        }
-        guard case .pending = automaticModules else {
-          return try body()
-        }
-        automaticModules = .installing(thread: thread)
-        return nil
-      }
-      if let result {
-        return result
-      }
-      installAutomaticModules()
-    }
-  }
-
-  private func installAutomaticModules() {
+  /// Installs the modules of the program's `AutomaticModuleInstallation` conformance, if any, into
+  /// this registry (``shared``): called by `withState` on the first use, with the state
+  /// `.installing` and no lock held.
+  internal func installAutomaticModules() {
     let registryType: Any = InitializerRegistry.self
     if let installation = registryType as? any AutomaticModuleInstallation.Type {
       // Into the registry itself, even when first touched inside an override scope.

@@ -19,14 +19,16 @@ extension InitializerRegistry {
   /// parallel tests share. Values already resolved into `@Lazy` properties stay where they are.
   public func reset(_ scope: Scope) {
     let target = registrationTarget
-    let dropped: [Any] = target.withState {
+    let dropped: [Any] = target.withStateChange {
       target.scopeGenerations[scope, default: 0] += 1
       let adopted = target.adoptedInstances.filter { $0.value.registration.scope == scope }
       for key in adopted.keys {
         target.adoptedInstances.removeValue(forKey: key)
       }
       return Array(adopted.values)
-        + target.table.allRegistrations.filter { $0.scope == scope }.compactMap(Self.dropInstance)
+        + target.table.allRegistrations.filter { $0.scope == scope }.compactMap {
+          $0.policy.dropInstance(of: $0)
+        }
     }
     withExtendedLifetime(dropped) {}  // Released after unlocking: their deinit may resolve.
   }
@@ -46,7 +48,7 @@ extension InitializerRegistry {
   /// Values already resolved into `@Lazy` properties stay where they are.
   public func resetSingletons() {
     let target = registrationTarget
-    let dropped: [Any] = target.withState {
+    let dropped: [Any] = target.withStateChange {
       let registrations = target.table.allRegistrations
       for scope in Set(
         registrations.map(\.scope) + target.adoptedInstances.values.map(\.registration.scope))
@@ -54,20 +56,9 @@ extension InitializerRegistry {
         target.scopeGenerations[scope, default: 0] += 1
       }
       defer { target.adoptedInstances.removeAll() }
-      return Array(target.adoptedInstances.values) + registrations.compactMap(Self.dropInstance)
+      return Array(target.adoptedInstances.values)
+        + registrations.compactMap { $0.policy.dropInstance(of: $0) }
     }
     withExtendedLifetime(dropped) {}  // Released after unlocking: their deinit may resolve.
-  }
-
-  /// Forgets the instance `registration` keeps, and returns it for release after unlocking.
-  ///
-  /// Call with the registry's lock held.
-  private static func dropInstance(of registration: AnyRegistration) -> Any? {
-    defer {
-      registration.singleton = nil
-      registration.singletonObject = nil
-      registration.weakInstance = nil
-    }
-    return registration.singleton
   }
 }

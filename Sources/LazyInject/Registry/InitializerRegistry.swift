@@ -73,12 +73,6 @@ public final class InitializerRegistry: Sendable {
   /// The registry itself, or for an override layer, the registry it overrides.
   internal var root: ObjectIdentifier { overridden ?? ObjectIdentifier(self) }
 
-  internal enum AutomaticModules {
-    case pending
-    case installing(thread: UnsafeRawPointer)
-    case installed
-  }
-
   /// Creates an empty registry, independent of ``shared``.
   ///
   /// ```swift
@@ -176,7 +170,7 @@ public final class InitializerRegistry: Sendable {
     _ propertyType: Property.Type, in containerType: Container.Type
   ) {
     let target = registrationTarget
-    let removed = target.withState {
+    let removed = target.withStateChange {
       target.table.remove(property: propertyType, container: containerType)
     }
     withExtendedLifetime(removed) {}
@@ -185,14 +179,16 @@ public final class InitializerRegistry: Sendable {
   /// Removes the root default of `propertyType`.
   public func unregister<Property>(_ propertyType: Property.Type) {
     let target = registrationTarget
-    let removed = target.withState { target.table.remove(property: propertyType, container: nil) }
+    let removed = target.withStateChange {
+      target.table.remove(property: propertyType, container: nil)
+    }
     withExtendedLifetime(removed) {}
   }
 
   /// Removes every registration, and with them the singletons they keep.
   public func removeAll() {
     let target = registrationTarget
-    let removed = target.withState { target.table.removeAll() }
+    let removed = target.withStateChange { target.table.removeAll() }
     withExtendedLifetime(removed) {}
   }
 
@@ -221,7 +217,7 @@ public final class InitializerRegistry: Sendable {
       containerType: container, scope: scope, fileID: fileID, line: line,
       overrideDepth: target.overrideDepth, isMainActor: isMainActor, moduleName: module?.name,
       make: make)
-    let (replaced, handler) = target.withState {
+    let (replaced, handler) = target.withStateChange {
       (
         target.table.insert(registration, property: propertyType, container: container),
         target.duplicateHandler

@@ -24,25 +24,21 @@ internal class AnyRegistration: @unchecked Sendable {
   /// The instance of a `.singleton` or custom-scope registration.
   var singleton: Any?
 
-  /// The same instance when the property type is a class: a resolution returns it with no cast
-  /// (casting from `Any` took a sixth of a singleton's first read, measured).
-  var singletonObject: AnyObject? {
-    didSet {
-      if oldValue != nil {
-        ExpressTable.clear()  // An entry may name the old object, released after this.
-      }
-    }
-  }
+  /// The same instance when the property type is a class.
+  ///
+  /// A resolution returns it with no cast (casting from `Any` took a sixth of a singleton's first
+  /// read, measured). An express plan may name it (see `ScopePolicy.dropInstance(of:)`).
+  var singletonObject: AnyObject?
 
   /// The instance of a `.weak` registration.
   weak var weakInstance: AnyObject?
 
-  /// Whether the scope is `.unique`, read without copying the scope (a custom scope's name).
-  let isUnique: Bool
+  /// What the scope keeps, read without copying the scope (a custom scope's name).
+  let policy: ScopePolicy
 
   init(source: RuleSource) {
     self.source = source
-    if case .unique = source.scope { isUnique = true } else { isUnique = false }
+    policy = ScopePolicy(source.scope)
   }
 
   /// The rule, for diagnostics.
@@ -107,6 +103,22 @@ internal final class Registration<Property>: AnyRegistration, @unchecked Sendabl
         propertyType: Property.self, containerType: containerType, scope: scope, fileID: fileID,
         line: line, overrideDepth: overrideDepth, isMainActor: isMainActor, moduleName: moduleName
       ))
+  }
+
+  /// Builds a value for `container` with the initializer, with no lock of LazyInject held; an
+  /// error of the initializer other than a nested resolution's is wrapped with the rule and the
+  /// chain.
+  ///
+  /// Every build, shared or not, comes here. Inlined into the pipeline's specialized express
+  /// case.
+  @inlinable
+  internal func build(for container: AnyObject) throws -> Property {
+    SlotLock.assertNoLockHeld()
+    do {
+      return try make(container)
+    } catch {
+      throw InitializerRegistry.failure(error, of: self)
+    }
   }
 }
 

@@ -50,11 +50,10 @@ internal struct RuleTable {
     return registrations
   }
 
+  /// Empties the cache. (The registry empties the express table, made from it, in
+  /// `withStateChange`.)
   private mutating func invalidate() {
-    if !cache.isEmpty {
-      cache.removeAll()
-      ExpressTable.clear()  // Its entries were made from this cache, if this is the shared one's.
-    }
+    cache.removeAll()
   }
 
   /// What a resolution needs to know about a (property type, container class) pair.

@@ -16,34 +16,50 @@ extension InitializerRegistry {
     _ propertyType: Property.Type, for container: Container
   ) throws -> Property {
     var outcome = Outcome()
-    return try resolve(propertyType, for: container, outcome: &outcome)
+    return try Self.resolve(
+      propertyType, for: container, slot: nil,
+      plan: expressPlan(for: propertyType, in: container), generally: self, outcome: &outcome)
   }
 
-  /// Resolves `propertyType` for `container`, through `slot` for a `@Lazy` property's first read,
-  /// and tells in `outcome` how.
-  internal func resolve<Property>(
-    _ propertyType: Property.Type, for container: AnyObject, slot: UnsafeRawPointer? = nil,
-    outcome: inout Outcome
+  /// The resolution pipeline: every resolution, explicit or a first read, comes here with the
+  /// express plan it found (see `ExpressPlan`), and tells in `outcome` how it went.
+  ///
+  /// Inlined into the specialized first read of `@Lazy` (through `_FirstRead.resolve`), so that
+  /// a kept object is returned and a `.unique` initializer called with no generic code around
+  /// them. `slot` is a `@Lazy` or `@WeakLazy` property's, for a first read; nil for an explicit
+  /// resolution. The general path asks `registry`, ``shared`` if nil: a first read touches the
+  /// registry only if its plan says so.
+  @inlinable
+  @inline(__always)
+  internal static func resolve<Property>(
+    _ propertyType: Property.Type, for container: AnyObject, slot: UnsafeRawPointer?,
+    plan: ExpressPlan, generally registry: InitializerRegistry?, outcome: inout Outcome
   ) throws -> Property {
-    switch expressPlan(for: propertyType, in: container) {
+    switch plan {
     case .keptObject(let object, let isObserved):
-      // An instance kept already is returned before any frame: nothing can recur from here.
+      // Kept only for class types. Returned before any frame: nothing can recur from here.
+      assert(Lazy<Property>._storesObject, "an object kept for a property that is no class")
       (outcome.isPinned, outcome.isObserved) = (true, isObserved)
       return unsafeBitCast(object.takeRetainedValue(), to: Property.self)
     case .build(let retained, let isObserved):
-      let found = retained.takeRetainedValue()
+      let registration = unsafeDowncast(
+        retained.takeRetainedValue(), to: Registration<Property>.self)
       (outcome.isPinned, outcome.isObserved) = (true, isObserved)
-      outcome.origin = .registration(found.source)
+      if !Lazy<Property>._storesObject {  // An object value finds its rule in its pin.
+        outcome.origin = .registration(registration.source)
+      }
       let frame = try ResolutionFrame.push(property: propertyType, for: container, slot: slot)
       defer { ResolutionFrame.pop(frame) }
-      return try build(unsafeDowncast(found, to: Registration<Property>.self), for: container)
+      return try registration.build(for: container)
     case .general:
-      return try resolveGenerally(propertyType, for: container, slot: slot, outcome: &outcome)
+      return try (registry ?? shared).resolveGenerally(
+        propertyType, for: container, slot: slot, outcome: &outcome)
     }
   }
 
-  /// Resolves as `resolve(_:for:slot:outcome:)` does, without asking for the express plan: for
-  /// a caller that asked already.
+  /// The general path of the pipeline: the rules of every layer, scopes, `init()`, optionals,
+  /// the tracer.
+  @usableFromInline
   internal func resolveGenerally<Property>(
     _ propertyType: Property.Type, for container: AnyObject, slot: UnsafeRawPointer?,
     outcome: inout Outcome
@@ -51,74 +67,33 @@ extension InitializerRegistry {
     let frame = try ResolutionFrame.push(property: propertyType, for: container, slot: slot)
     defer { ResolutionFrame.pop(frame) }
     let value: Property
+    var trace = Trace()
     do {
-      value = try self.value(of: propertyType, for: container, frame: frame, outcome: &outcome)
+      value = try self.value(
+        of: propertyType, for: container, frame: frame, outcome: &outcome, trace: &trace)
     } catch is NoRule {
       throw missingInitializerError(propertyType, in: type(of: container), frame: frame.pointee)
     }
-    if let tracer = outcome.tracer, let origin = outcome.origin {
-      Self.trace(origin, in: type(of: container), since: outcome.start, to: tracer)
+    if let tracer = trace.tracer, let origin = outcome.origin {
+      Self.trace(origin, in: type(of: container), since: trace.start, to: tracer)
     }
     return value
   }
 
-  /// How a resolution goes when a single look under the lock settles it.
+  /// The error to throw when `registration`'s initializer threw `error`: nested resolution
+  /// errors pass through; others are wrapped with the rule and the chain.
   ///
-  /// Only for a registration that is its pair's pin (see `RulePin`): the value then needs no
-  /// record of its rule besides the pin.
+  /// Out of line: its temporaries would otherwise take stack in every level of a deep chain.
   @usableFromInline
-  internal enum ExpressPlan {
-    /// Return this object, kept by a `.singleton` or custom-scope registration of a class type.
-    /// Retained once: the receiver owns that +1 (a slot takes it as its own).
-    case keptObject(Unmanaged<AnyObject>, isObserved: Bool)
-    /// Build with this `.unique` registration, after unlocking. Retained once: the receiver
-    /// releases it after the build.
-    case build(Unmanaged<AnyRegistration>, isObserved: Bool)
-    /// Take the general path.
-    case general
-
-    /// The plan, its payload retained once.
-    fileprivate func retained() -> ExpressPlan {
-      switch self {
-      case .keptObject(let object, _): _ = object.retain()
-      case .build(let registration, _): _ = registration.retain()
-      case .general: break
-      }
-      return self
+  @inline(never)
+  internal static func failure(_ error: any Error, of registration: AnyRegistration)
+    -> any Error
+  {
+    if error is ResolutionError {
+      return error
     }
-  }
-
-  /// The express plan, when no override layer was ever made, no tracer is set, and the pair's
-  /// registration is its pin and is `.unique` or keeps an object.
-  ///
-  /// One lock, no task-local read, no copies of the tracer or the layers. The shared registry
-  /// also records the plan in the `ExpressTable`, where later first reads of the pair find it
-  /// without this lock. Not generic: an optional of the property type would cost a lookup of
-  /// its metadata on every call.
-  @usableFromInline
-  internal func expressPlan(for propertyType: Any.Type, in container: AnyObject) -> ExpressPlan {
-    guard _lazyinject_overrides_used() == 0 else { return .general }
-    // `withState` would wrap the plan in an optional; the general path installs the automatic
-    // modules if they are not yet.
-    return lock.withLock {
-      guard case .installed = automaticModules, tracerStorage == nil else { return .general }
-      let match = table.probe(for: propertyType, in: type(of: container))
-      guard match.isPinned, let found = match.registration else { return .general }
-      // Other kept instances (structs, weak ones) take the general path, which casts them.
-      let plan: ExpressPlan = found._withUnsafeGuaranteedRef { registration in
-        if let object = registration.singletonObject {
-          return .keptObject(.passUnretained(object), isObserved: match.isObserved)
-        }
-        if registration.isUnique {
-          return .build(found, isObserved: match.isObserved)
-        }
-        return .general
-      }
-      if self === Self.shared {  // The registry `@Lazy` reads.
-        ExpressTable.insert(plan, property: propertyType, in: type(of: container))
-      }
-      return plan.retained()
-    }
+    return ResolutionError.initializerFailed(
+      error, rule: registration.rule, chain: ResolutionFrame.chain)
   }
 
   /// What a resolution learns on the way, besides the value.
@@ -131,13 +106,17 @@ extension InitializerRegistry {
     @usableFromInline var isPinned = false
     /// Whether the container conforms to `InjectionObserving`.
     @usableFromInline var isObserved = false
+
+    @inlinable
+    init() {}
+  }
+
+  /// The tracer of a resolution on the general path, and when the resolution started.
+  internal struct Trace {
     /// The registry's tracer, if one is set.
     var tracer: (@Sendable (ResolutionEvent) -> Void)?
     /// When the resolution started, if it is traced.
     var start: UInt64 = 0
-
-    @inlinable
-    init() {}
   }
 
   /// Sends the event of a resolution that started at `start` to `tracer`.
@@ -160,13 +139,13 @@ extension InitializerRegistry {
   ///   generic metadata on every resolution), or the error of a rule that failed.
   internal func value<Property>(
     of propertyType: Property.Type, for container: AnyObject,
-    frame: UnsafeMutablePointer<ResolutionFrame>, outcome: inout Outcome
+    frame: UnsafeMutablePointer<ResolutionFrame>, outcome: inout Outcome, trace: inout Trace
   ) throws -> Property {
     let lookup = lookUp(propertyType, in: type(of: container))
     outcome.isObserved = lookup.isObserved
-    outcome.tracer = lookup.tracer
-    if outcome.tracer != nil && outcome.start == 0 {
-      outcome.start = DispatchTime.now().uptimeNanoseconds
+    trace.tracer = lookup.tracer
+    if trace.tracer != nil && trace.start == 0 {
+      trace.start = DispatchTime.now().uptimeNanoseconds
     }
     if let found = lookup.registration {
       let registration = unsafeDowncast(found, to: Registration<Property>.self)
@@ -180,7 +159,8 @@ extension InitializerRegistry {
         of: registration, for: container, frame: frame, layers: lookup.layers)
     }
     return try valueWithoutRegistration(
-      of: propertyType, for: container, frame: frame, lookup: lookup, outcome: &outcome)
+      of: propertyType, for: container, frame: frame, lookup: lookup, outcome: &outcome,
+      trace: &trace)
   }
 
   /// The value when no registration applies: `init()`, or for `T?`, the rules of `T` (nil if
@@ -190,7 +170,8 @@ extension InitializerRegistry {
   @inline(never)
   private func valueWithoutRegistration<Property>(
     of propertyType: Property.Type, for container: AnyObject,
-    frame: UnsafeMutablePointer<ResolutionFrame>, lookup: Lookup, outcome: inout Outcome
+    frame: UnsafeMutablePointer<ResolutionFrame>, lookup: Lookup, outcome: inout Outcome,
+    trace: inout Trace
   ) throws -> Property {
     if let defaultType = lookup.defaultInitializable {
       outcome.origin = .defaultInitializer(propertyType)
@@ -199,13 +180,13 @@ extension InitializerRegistry {
     }
     if let optionalType = propertyType as? any _OptionalDependency.Type {
       let value = try optionalType.resolveWrapped(
-        from: self, for: container, frame: frame, outcome: &outcome)
+        from: self, for: container, frame: frame, outcome: &outcome, trace: &trace)
       return (value as! Property)
     }
     throw NoRule()
   }
 
-  /// Thrown by `value(of:for:frame:outcome:)` when no rule applies.
+  /// Thrown by `value(of:for:frame:outcome:trace:)` when no rule applies.
   internal struct NoRule: Error {}
 
   /// What a resolution uses: the matching registration and the registry that owns it (the
@@ -274,23 +255,5 @@ extension InitializerRegistry {
     }
     tracer = currentTracer
     return match
-  }
-
-  /// Waits for `wakeWaitingThreads()`.
-  ///
-  /// Call with `lock` held.
-  internal func waitForAnotherThread() {
-    waitingThreads += 1
-    lock.wait()
-    waitingThreads -= 1
-  }
-
-  /// Wakes the threads in `waitForAnotherThread()`.
-  ///
-  /// Call with `lock` held.
-  internal func wakeWaitingThreads() {
-    if waitingThreads > 0 {
-      lock.broadcast()
-    }
   }
 }

@@ -9,7 +9,8 @@ internal protocol _OptionalDependency {
 
   static func resolveWrapped(
     from registry: InitializerRegistry, for container: AnyObject,
-    frame: UnsafeMutablePointer<ResolutionFrame>, outcome: inout InitializerRegistry.Outcome
+    frame: UnsafeMutablePointer<ResolutionFrame>, outcome: inout InitializerRegistry.Outcome,
+    trace: inout InitializerRegistry.Trace
   ) throws -> Self
 }
 
@@ -20,10 +21,12 @@ extension Optional: _OptionalDependency {
 
   static func resolveWrapped(
     from registry: InitializerRegistry, for container: AnyObject,
-    frame: UnsafeMutablePointer<ResolutionFrame>, outcome: inout InitializerRegistry.Outcome
+    frame: UnsafeMutablePointer<ResolutionFrame>, outcome: inout InitializerRegistry.Outcome,
+    trace: inout InitializerRegistry.Trace
   ) throws -> Self {
     do {
-      return try registry.value(of: Wrapped.self, for: container, frame: frame, outcome: &outcome)
+      return try registry.value(
+        of: Wrapped.self, for: container, frame: frame, outcome: &outcome, trace: &trace)
     } catch is InitializerRegistry.NoRule {
       return nil
     }

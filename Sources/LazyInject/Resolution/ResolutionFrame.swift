@@ -6,6 +6,10 @@ import _LazyInjectShims
 /// Frames live in a per-thread arena (allocated once per thread, `maximumDepth` frames long) and
 /// are linked through a thread-local pointer: tracking costs no allocation per resolution, and
 /// none of the call stack, which deep chains need for the initializers themselves.
+///
+/// Every field is trivial (no reference counted): a frame is initialized over by the next push
+/// and never deinitialized, so a field that owned something would leak. Debug builds check it.
+@usableFromInline
 internal struct ResolutionFrame {
   /// Deeper than this, a chain is reported as a cycle.
   ///
@@ -29,8 +33,21 @@ internal struct ResolutionFrame {
   /// The innermost override layer whose rules this resolution used, if any.
   ///
   /// Counts the resolutions nested in this one. A shared instance built with such a rule belongs
-  /// to that layer.
-  var layer: InitializerRegistry?
+  /// to that layer. Named, not retained: a layer that adopts is one the resolution holds.
+  var layer: LayerUse?
+
+  /// An override layer, as a frame records it: its identity and what comparing layers needs.
+  struct LayerUse {
+    let identifier: ObjectIdentifier
+    let depth: Int
+    let root: ObjectIdentifier
+
+    init(_ layer: InitializerRegistry) {
+      identifier = ObjectIdentifier(layer)
+      depth = layer.overrideDepth
+      root = layer.root
+    }
+  }
 
   /// Whether this resolution used the override layers of more than one registry: no layer may
   /// then keep a shared instance it built.
@@ -65,12 +82,16 @@ internal struct ResolutionFrame {
   }
 
   /// Marks `layer` as used by this resolution, if it is deeper than the one already marked.
-  mutating func use(_ layer: InitializerRegistry?) {
+  mutating func use(_ layer: InitializerRegistry) {
+    use(LayerUse(layer))
+  }
+
+  private mutating func use(_ layer: LayerUse?) {
     guard let layer else { return }
     if let used = self.layer, used.root != layer.root {
       usesSeveralRegistries = true
     }
-    if layer.overrideDepth > (self.layer?.overrideDepth ?? 0) {
+    if layer.depth > (self.layer?.depth ?? 0) {
       self.layer = layer
     }
   }
@@ -85,10 +106,11 @@ internal struct ResolutionFrame {
   ///
   /// - Throws: A cycle error, starting nothing, if this thread is already resolving the same
   ///   thing, is `maximumDepth` resolutions deep, or has nearly used up its stack.
-  @inline(__always)  // Into `_LazyResolution.enter`, on every first read (1 ns, measured).
+  @usableFromInline
   static func push(property: Any.Type, for container: AnyObject, slot: UnsafeRawPointer?) throws
     -> UnsafeMutablePointer<ResolutionFrame>
   {
+    assert(_isPOD(ResolutionFrame.self), "a frame field that is not trivial would leak")
     let parent = current
     // Outside any other resolution, only a stack nearly used up can stop this one.
     if parent != nil || _lazyinject_stack_is_low() != 0,
@@ -111,6 +133,9 @@ internal struct ResolutionFrame {
   }
 
   /// Ends the resolution of `frame`, the innermost, whether it succeeded or threw.
+  ///
+  /// The frame is left as it is, to be initialized over by the next push: its fields are trivial.
+  @usableFromInline
   static func pop(_ frame: UnsafeMutablePointer<ResolutionFrame>) {
     let parent = frame.pointee.parent
     _lazyinject_set_current_frame(parent)
@@ -120,11 +145,6 @@ internal struct ResolutionFrame {
       parent.pointee.usesSeveralRegistries =
         parent.pointee.usesSeveralRegistries
         || frame.pointee.usesSeveralRegistries
-    }
-    // The only field to destroy: the frame is left with trivial fields, which `push` initializes
-    // over. (Deinitializing called the type's value witness: 1% of a first read.)
-    if frame.pointee.layer != nil {
-      frame.pointee.layer = nil
     }
   }
 

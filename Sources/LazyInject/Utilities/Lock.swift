@@ -1,3 +1,5 @@
+import _LazyInjectShims
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -12,6 +14,10 @@
 ///
 /// The pthread primitives live in the tail of a `ManagedBuffer`, never in a Swift `var`, so their
 /// address does not move. `Synchronization.Mutex` would do, but needs iOS 18 / macOS 15.
+///
+/// The pthread calls cannot fail as they are used here (a default mutex, never locked twice by a
+/// thread, unlocked by its owner): debug builds check their results, and count the mutexes each
+/// thread holds, so that `SlotLock.assertNoLockHeld()` can tell that no user code runs under one.
 final class Lock: Sendable {
   /// The condition lives in the header and the mutex in the single element, so each has a pointer
   /// of its own (passing `&pointee.field` would be an inout access, seen as a write by TSan).
@@ -25,15 +31,16 @@ final class Lock: Sendable {
     storage = Storage.create(minimumCapacity: 1) { _ in pthread_cond_t() }
     storage.withUnsafeMutablePointers { condition, mutex in
       mutex.initialize(to: pthread_mutex_t())
-      pthread_mutex_init(mutex, nil)
-      pthread_cond_init(condition, nil)
+      // Can fail only for want of memory or a bad attribute: nothing to recover from.
+      precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
+      precondition(pthread_cond_init(condition, nil) == 0, "pthread_cond_init failed")
     }
   }
 
   deinit {
     storage.withUnsafeMutablePointers { condition, mutex in
-      pthread_cond_destroy(condition)
-      pthread_mutex_destroy(mutex)
+      Self.check(pthread_cond_destroy(condition), "pthread_cond_destroy")
+      Self.check(pthread_mutex_destroy(mutex), "pthread_mutex_destroy")
       mutex.deinitialize(count: 1)
     }
   }
@@ -41,8 +48,16 @@ final class Lock: Sendable {
   /// Runs `body` with the mutex held.
   func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
     try storage.withUnsafeMutablePointerToElements { mutex in
-      pthread_mutex_lock(mutex)
-      defer { pthread_mutex_unlock(mutex) }
+      Self.check(pthread_mutex_lock(mutex), "pthread_mutex_lock")
+      #if DEBUG
+        _ = _lazyinject_checked_note_mutexes(1)
+      #endif
+      defer {
+        #if DEBUG
+          _ = _lazyinject_checked_note_mutexes(-1)
+        #endif
+        Self.check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock")
+      }
       return try body()
     }
   }
@@ -52,7 +67,7 @@ final class Lock: Sendable {
   /// Call only inside `withLock`.
   func wait() {
     storage.withUnsafeMutablePointers { condition, mutex in
-      _ = pthread_cond_wait(condition, mutex)
+      Self.check(pthread_cond_wait(condition, mutex), "pthread_cond_wait")
     }
   }
 
@@ -61,8 +76,14 @@ final class Lock: Sendable {
   /// Call only inside `withLock`.
   func broadcast() {
     storage.withUnsafeMutablePointerToHeader { condition in
-      _ = pthread_cond_broadcast(condition)
+      Self.check(pthread_cond_broadcast(condition), "pthread_cond_broadcast")
     }
+  }
+
+  /// Checks, in debug builds, that a pthread call returned 0.
+  @inline(__always)
+  private static func check(_ result: Int32, _ call: StaticString) {
+    assert(result == 0, "\(call) failed: \(result)")
   }
 }
 

@@ -75,23 +75,15 @@ static inline uintptr_t _lazyinject_in_flight_marker(void) {
 }
 void _lazyinject_set_in_flight_marker(uintptr_t marker);
 
-/// The class pointer of `_LazyObjectBox`, the box of a class-typed value that carries its rule,
-/// or 0 before the first box is made. Written once, before any slot can hold a box.
+/// The class (metadata address) of `_LazyObjectBox`, the box of a class-typed value that carries
+/// its rule, or 0 before the first box is made. Written once, before any slot can hold a box;
+/// compared with an object's class as Swift's `type(of:)` reads it, which spares the hot read
+/// the class's metadata accessor.
 extern uintptr_t _lazyinject_object_box_class_storage;
-void _lazyinject_set_object_box_class(uintptr_t isa);
-
-/// Whether the object at `raw`, the word a slot of a class-typed `@Lazy` holds, is a
-/// `_LazyObjectBox` rather than the value itself: its first word, the class pointer of a Swift
-/// object, says so. Objective-C tagged pointers have no memory to read and are never boxes.
-static inline int _lazyinject_is_object_box(uintptr_t raw) {
-#if defined(__APPLE__) && (defined(__arm64__) || defined(__aarch64__))
-  if ((intptr_t)raw < 0) return 0;  // Tagged pointers set the top bit on arm64.
-#elif defined(__APPLE__) && defined(__x86_64__)
-  if (raw & 1) return 0;  // And the low bit on x86_64.
-#endif
-  return *(const uintptr_t *)raw ==
-         __atomic_load_n(&_lazyinject_object_box_class_storage, __ATOMIC_RELAXED);
+static inline uintptr_t _lazyinject_object_box_class(void) {
+  return __atomic_load_n(&_lazyinject_object_box_class_storage, __ATOMIC_RELAXED);
 }
+void _lazyinject_set_object_box_class(uintptr_t metadata);
 
 /// Whether an override layer was ever created in this process. Until one is, resolutions skip
 /// reading the task-local layers, which are necessarily empty (a read costs 6% of a first read).

@@ -1,0 +1,34 @@
+// Bookkeeping for LazyInject's debug-build checks and its first-read probe. Internal to
+// LazyInject: the Swift side calls these only in debug builds (`#if DEBUG`), so that release
+// builds pay nothing for them.
+#ifndef LAZYINJECT_CHECKS_H
+#define LAZYINJECT_CHECKS_H
+
+#include <stdint.h>
+
+/// Records that the calling thread took (`isLocked` 1) or let go of (0) the slot lock of
+/// `object`: a bit per stripe, in a thread-local mask.
+void _lazyinject_checked_note_slot_lock(const void *_Nonnull object, int isLocked);
+
+/// Whether the calling thread holds the slot lock of `object`, as noted.
+int _lazyinject_checked_holds_slot_lock(const void *_Nonnull object);
+
+/// The stripes the calling thread holds, as noted: one bit per stripe.
+uint64_t _lazyinject_checked_held_slot_locks(void);
+
+/// Adds `delta` to the calling thread's count of held mutexes (`Lock`); returns the new count.
+intptr_t _lazyinject_checked_note_mutexes(intptr_t delta);
+
+/// Records that a first read on the calling thread took `path` (a `FirstReadPath` raw value).
+void _lazyinject_probe_record(int path);
+
+/// The path of the calling thread's last first read, or -1 if it made none since the last reset.
+int _lazyinject_probe_last_path(void);
+
+/// How many first reads of the process took `path` since the last reset.
+intptr_t _lazyinject_probe_count(int path);
+
+/// Forgets the counts, and the calling thread's last path.
+void _lazyinject_probe_reset(void);
+
+#endif

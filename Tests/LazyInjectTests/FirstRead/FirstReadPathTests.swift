@@ -1,0 +1,195 @@
+import Foundation
+import LazyInject
+import Testing
+
+// Which way a first read went, seen through the package's probe (debug builds record it). The
+// express path needs a process where no override layer was ever made, so most of these tests
+// are exit tests: each runs in a fresh process.
+
+private final class Meter {
+  init() {}
+}
+
+private final class Gauge {
+  init() {}
+}
+
+private class Panel {
+  @Lazy var meter: Meter
+  @Lazy var gauge: Gauge
+}
+
+// A new container class makes a new (property type, container class) pair, whose first rule is
+// its pin: the express path serves only a pair's pin.
+private final class FirstPanel: Panel {}
+private final class SecondPanel: Panel {}
+private final class ThirdPanel: Panel {}
+private final class FourthPanel: Panel {}
+private final class FifthPanel: Panel {}
+private final class SixthPanel: Panel {}
+private final class SeventhPanel: Panel {}
+
+private final class DefaultService: DefaultInitializable {
+  init() {}
+}
+
+private final class DefaultPanel {
+  @Lazy var service: DefaultService
+}
+
+extension InitializerRegistry.Scope {
+  fileprivate static let panelSession = Self.custom("panel session")
+}
+
+/// The paths of `count` first reads of `read` on new panels made by `make`, in order.
+private func paths(
+  _ count: Int, of make: () -> Panel = Panel.init, _ read: (Panel) -> Void
+) -> [FirstReadPath?] {
+  (0..<count).map { _ in
+    FirstReadProbe.reset()
+    read(make())
+    return FirstReadProbe.lastPath
+  }
+}
+
+/// Ends the exit test with a failure unless `condition` holds.
+private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
+  if !condition {
+    failExitTest(message())
+  }
+}
+
+@Suite(.enabled(if: FirstReadProbe.isRecording, "only debug builds record first-read paths"))
+struct FirstReadPathTests {
+  @Test func testUniqueRegistrationMovesFromTheRegistryToTheExpressTable() async {
+    await #expect(processExitsWith: .success) {
+      InitializerRegistry.shared.register(Meter.self) { _ in Meter() }
+      let seen = paths(3) { _ = $0.meter }
+      require(seen.first == .registryBuild, "the first read took \(seen)")
+      require(seen.last == .expressTableBuild, "later reads took \(seen)")
+      require(
+        FirstReadProbe.expressEntry(for: Meter.self, in: Panel.self) == .build,
+        "the express table holds no entry for the pair")
+    }
+  }
+
+  @Test func testSingletonIsBuiltThenKeptThenFoundInTheExpressTable() async {
+    await #expect(processExitsWith: .success) {
+      InitializerRegistry.shared.register(Meter.self, scope: .singleton) { _ in Meter() }
+      let seen = paths(3) { _ = $0.meter }
+      require(
+        seen == [.general, .registryKeptObject, .expressTableKeptObject],
+        "the reads took \(seen)")
+      require(
+        FirstReadProbe.expressEntry(for: Meter.self, in: Panel.self) == .keptObject,
+        "the express table holds no kept object for the pair")
+    }
+  }
+
+  @Test func testEveryChangeThatCanReleaseWhatAnEntryNamesEmptiesTheTable() async {
+    await #expect(processExitsWith: .success) {
+      let registry = InitializerRegistry.shared
+      registry.duplicateRegistrationHandler = { _ in }  // Replacing is the point here.
+      registry.register(Meter.self) { _ in Meter() }
+      let changes: [(String, () -> Panel, () -> Void)] = [
+        (
+          "a registration for another pair", FirstPanel.init,
+          {
+            registry.register(Gauge.self) { _ in Gauge() }
+          }
+        ),
+        (
+          "a replaced registration", SecondPanel.init,
+          {
+            registry.register(Meter.self) { _ in Meter() }
+          }
+        ),
+        ("unregister", ThirdPanel.init, { registry.unregister(Gauge.self) }),
+        ("resetSingletons", FourthPanel.init, { registry.resetSingletons() }),
+        ("reset of a custom scope", FifthPanel.init, { registry.reset(.panelSession) }),
+        (
+          "a tracer, set and unset", SixthPanel.init,
+          {
+            registry.tracer = { _ in }
+            registry.tracer = nil
+          }
+        ),
+        ("removeAll", SeventhPanel.init, { registry.removeAll() }),
+      ]
+      for (name, make, change) in changes {
+        let container: AnyClass = type(of: make())
+        let seen = paths(3, of: make) { _ = $0.meter }
+        require(
+          FirstReadProbe.expressEntry(for: Meter.self, in: container) == .build,
+          "no entry before \(name): the reads took \(seen)")
+        change()
+        require(
+          FirstReadProbe.expressEntry(for: Meter.self, in: container) == nil,
+          "the entry outlived \(name)")
+      }
+    }
+  }
+
+  @Test func testReadAfterADroppedSingletonTakesTheGeneralPathAndBuildsAgain() async {
+    await #expect(processExitsWith: .success) {
+      let registry = InitializerRegistry.shared
+      registry.register(Meter.self, scope: .singleton) { _ in Meter() }
+      var kept: Meter?
+      _ = paths(3) { kept = $0.meter }
+      weak let dropped = kept
+      kept = nil
+      registry.resetSingletons()
+      require(dropped == nil, "the dropped singleton is still alive")
+      let seen = paths(1) { _ = $0.meter }
+      require(seen == [.general], "the read after the reset took \(seen)")
+    }
+  }
+
+  @Test func testTracerTurnsTheExpressPathOffWhileItIsSet() async {
+    await #expect(processExitsWith: .success) {
+      let registry = InitializerRegistry.shared
+      registry.register(Meter.self) { _ in Meter() }
+      _ = paths(3) { _ = $0.meter }
+      registry.tracer = { _ in }
+      let traced = paths(3) { _ = $0.meter }
+      require(traced == [.general, .general, .general], "traced reads took \(traced)")
+      registry.tracer = nil
+      let untraced = paths(3) { _ = $0.meter }
+      require(untraced.last == .expressTableBuild, "reads after the tracer took \(untraced)")
+    }
+  }
+
+  @Test func testFirstOverrideLayerTurnsTheExpressPathOffForTheProcess() async {
+    await #expect(processExitsWith: .success) {
+      let registry = InitializerRegistry.shared
+      registry.register(Meter.self) { _ in Meter() }
+      _ = paths(3) { _ = $0.meter }
+      registry.withOverrides { _ in
+      } operation: {
+      }
+      let seen = paths(3) { _ = $0.meter }
+      require(seen == [.general, .general, .general], "reads after a layer took \(seen)")
+    }
+  }
+
+  @Test func testDefaultInitializableTypeTakesTheGeneralPath() async {
+    await #expect(processExitsWith: .success) {
+      let seen = (0..<3).map { _ -> FirstReadPath? in
+        FirstReadProbe.reset()
+        _ = DefaultPanel().service
+        return FirstReadProbe.lastPath
+      }
+      require(seen == [.general, .general, .general], "the reads took \(seen)")
+    }
+  }
+
+  @Test func testReadInsideAnOverrideLayerTakesTheGeneralPath() {
+    InitializerRegistry.shared.withOverrides {
+      $0.register(Meter.self) { _ in Meter() }
+    } operation: {
+      FirstReadProbe.reset()
+      _ = Panel().meter
+      #expect(FirstReadProbe.lastPath == .general)
+    }
+  }
+}
