@@ -1,6 +1,36 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The demo is an app, built as Xcode 26 builds a new app target: default main-actor isolation
+// with approachable concurrency (its types are main-actor isolated unless marked nonisolated).
+// CI also builds it as a classic Swift 6 app and as the Xcode template in Swift 5 mode:
+// LAZYINJECT_APP_SETTINGS=classic or swift5. (`.defaultIsolation` needs tools 6.2; the flags
+// here need a Swift 6.2 compiler, and no product of the package uses them.)
+let appSettings: [SwiftSetting] = {
+  #if compiler(>=6.2)
+    let mainActorByDefault: [SwiftSetting] = [
+      .unsafeFlags(["-default-isolation", "MainActor"]),
+      .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+      .enableUpcomingFeature("InferIsolatedConformances"),
+      .define("MAIN_ACTOR_BY_DEFAULT"),  // For the tests of what only such an app does.
+    ]
+  #else
+    let mainActorByDefault: [SwiftSetting] = []
+  #endif
+  switch Context.environment["LAZYINJECT_APP_SETTINGS"] {
+  case "classic": return []
+  case "swift5":
+    // Approachable concurrency turns on, in Swift 5 mode, what Swift 6 mode has already.
+    return mainActorByDefault + [
+      .swiftLanguageMode(.v5),
+      .enableUpcomingFeature("InferSendableFromCaptures"),
+      .enableUpcomingFeature("GlobalActorIsolatedTypesUsability"),
+      .enableUpcomingFeature("DisableOutwardActorInference"),
+    ]
+  default: return mainActorByDefault
+  }
+}()
+
 let package = Package(
   name: "LazyInject",
   platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
@@ -15,10 +45,12 @@ let package = Package(
     .target(name: "_LazyInjectShims"),
     .target(name: "LazyInject", dependencies: ["_LazyInjectShims"]),
     .target(name: "LazyInjectTesting", dependencies: ["LazyInject"]),
-    .executableTarget(name: "LazyInjectDemo", dependencies: ["LazyInject"]),
+    .executableTarget(
+      name: "LazyInjectDemo", dependencies: ["LazyInject"], swiftSettings: appSettings),
     .testTarget(name: "LazyInjectTests", dependencies: ["LazyInject", "LazyInjectTesting"]),
     // Runs every scene of the demo and checks what it says.
-    .testTarget(name: "LazyInjectDemoTests", dependencies: ["LazyInjectDemo"]),
+    .testTarget(
+      name: "LazyInjectDemoTests", dependencies: ["LazyInjectDemo"], swiftSettings: appSettings),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,9 @@
 import Foundation
 
 /// Prints the demo's account, and keeps it so that tests can check what each scene says.
-final class Narrator: Sendable {
+///
+/// `nonisolated`: background work narrates too.
+nonisolated final class Narrator: Sendable {
   static let shared = Narrator()
 
   private let lock = NSLock()
@@ -42,6 +44,6 @@ final class Narrator: Sendable {
 }
 
 /// Shorthand for `Narrator.shared.say`.
-func say(_ line: String) {
+nonisolated func say(_ line: String) {
   Narrator.shared.say(line)
 }

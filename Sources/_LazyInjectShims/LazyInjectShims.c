@@ -85,11 +85,48 @@ uintptr_t _lazyinject_compute_stack_floor(void) {
   return _lazyinject_stack_floor_storage;
 }
 
-// The Swift runtime's entry point, ABI-stable since Swift 5.0.
+// The Swift runtime's entry points, ABI-stable since Swift 5.0.
 extern const void *swift_getExistentialMetatypeMetadata(const void *instanceType);
+extern const void *swift_conformsToProtocol(const void *type, const void *protocol);
 
-/// The kind of an existential type's metadata (MetadataKind::Existential in the Swift ABI).
+// The protocol descriptor of LazyInject.AutomaticModuleInstallation, by its mangled name (with
+// the leading underscore of Mach-O symbols on Apple platforms).
+#if defined(__APPLE__)
+#define LAZYINJECT_SYMBOL(name) "_" name
+#else
+#define LAZYINJECT_SYMBOL(name) name
+#endif
+extern const char automatic_module_installation_descriptor __asm__(
+    LAZYINJECT_SYMBOL("$s10LazyInject27AutomaticModuleInstallationMp"));
+
+const void *_lazyinject_automatic_module_installation(const void *registryType) {
+  return swift_conformsToProtocol(registryType, &automatic_module_installation_descriptor);
+}
+
+/// Metadata kinds of the Swift ABI (MetadataKind.def): every kind above the last enumerated one
+/// is an Objective-C class's isa pointer.
+#define LAZYINJECT_CLASS_KIND 0
+#define LAZYINJECT_FOREIGN_CLASS_KIND 0x203
 #define LAZYINJECT_EXISTENTIAL_KIND 0x303
+#define LAZYINJECT_OBJC_CLASS_WRAPPER_KIND 0x305
+#define LAZYINJECT_LAST_ENUMERATED_KIND 0x7FF
+
+/// ExistentialTypeFlags: the bit that says the existential is not class-bound.
+#define LAZYINJECT_EXISTENTIAL_ANY_CONSTRAINT 0x80000000u
+
+int _lazyinject_is_weakly_referenceable(const void *type) {
+  uintptr_t kind = *(const uintptr_t *)type;
+  if (kind == LAZYINJECT_CLASS_KIND || kind > LAZYINJECT_LAST_ENUMERATED_KIND ||
+      kind == LAZYINJECT_FOREIGN_CLASS_KIND || kind == LAZYINJECT_OBJC_CLASS_WRAPPER_KIND) {
+    return 1;
+  }
+  if (kind == LAZYINJECT_EXISTENTIAL_KIND) {
+    // The flags follow the kind word: ExistentialTypeMetadata { Kind; Flags; NumProtocols; ... }.
+    uint32_t flags = *(const uint32_t *)((const uintptr_t *)type + 1);
+    return (flags & LAZYINJECT_EXISTENTIAL_ANY_CONSTRAINT) == 0;
+  }
+  return 0;
+}
 
 const void *_lazyinject_existential_metatype(const void *type) {
   if (*(const uintptr_t *)type != LAZYINJECT_EXISTENTIAL_KIND) {

@@ -6,9 +6,12 @@ import Testing
 
 // The demo lists its modules through `AutomaticModuleInstallation`. Each test runs in a fresh
 // process, where `InitializerRegistry.shared` has not been touched yet: the moment that matters.
+// Built as an Xcode 26 app (default main-actor isolation), the demo's conformance is isolated to
+// the main actor, and the exit tests' bodies run off it: every test here checks that the modules
+// are installed all the same.
 
 /// Ends the exit test's process with `message` on standard error and a failure status.
-private func fail(_ message: String) -> Never {
+nonisolated private func fail(_ message: String) -> Never {
   FileHandle.standardError.write(Data("\(message)\n".utf8))
   exit(1)
 }
@@ -16,7 +19,9 @@ private func fail(_ message: String) -> Never {
 struct AutomaticModuleTests {
   @Test func testRegistrationMadeBeforeAnyResolutionWinsOverTheModules() async {
     await #expect(processExitsWith: .success) {
-      InitializerRegistry.shared.register(ResourceLoader.self, in: UsersViewController.self) { _ in
+      InitializerRegistry.shared.registerOnMainActor(
+        ResourceLoader.self, in: UsersViewController.self
+      ) { _ in
         ResourceLoader(kind: "mock")
       }
       let kind = await MainActor.run { UsersViewController().resourceLoader.kind }
@@ -62,7 +67,7 @@ struct AutomaticModuleTests {
         DispatchQueue.global().async(group: group) {
           switch index {
           case 0:
-            registry.register(ResourceLoader.self, in: UsersViewController.self) { _ in
+            registry.registerOnMainActor(ResourceLoader.self, in: UsersViewController.self) { _ in
               ResourceLoader(kind: "mock")
             }
           case 1: _ = registry.description
@@ -77,5 +82,67 @@ struct AutomaticModuleTests {
       let projects = await MainActor.run { ProjectsViewController().resourceLoader.kind }
       if projects != "projects" { fail("the modules were not installed: \(projects)") }
     }
+  }
+
+  @Test func testModulesAreInstalledWhenSharedIsFirstUsedOnABackgroundThread() async {
+    await #expect(processExitsWith: .success) {
+      let done = DispatchSemaphore(value: 0)
+      let seen = Seen()
+      Thread.detachNewThread {
+        // A nonisolated service, registered by a module, resolved on a background thread.
+        let manager = try? InitializerRegistry.shared.resolve(RequestManager.self, for: NSObject())
+        seen.description =
+          InitializerRegistry.shared.description + "\n\(manager.map { _ in "ok" } ?? "")"
+        done.signal()
+      }
+      await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+          done.wait()
+          continuation.resume()
+        }
+      }
+      if !seen.description.contains("LazyInjectDemo.NewsStore") || !seen.description.hasSuffix("ok")
+      {
+        fail("the modules were not installed from a background thread:\n\(seen.description)")
+      }
+    }
+  }
+
+  #if MAIN_ACTOR_BY_DEFAULT
+    @Test func testWaitingForABlockedMainActorToInstallSaysHowToFixIt() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .exitCode(2), observing: [\.standardErrorContent]) {
+          startWatchdog(seconds: 15)
+          await MainActor.run {
+            // The main actor waits for a thread that waits for the main actor to install.
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+              _ = InitializerRegistry.shared.description
+              done.signal()
+            }
+            done.wait()
+          }
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(output.contains("This thread has waited 10 s for it"))
+      #expect(output.contains("Fix: first use InitializerRegistry.shared on the main actor"))
+    }
+  #endif
+}
+
+/// What a background thread saw, read once it has signalled.
+nonisolated private final class Seen: @unchecked Sendable {
+  // Written before the thread signals, read after the wait: the semaphore orders them.
+  var description = ""
+}
+
+/// Starts a watchdog for an exit test: if the test's process is still running after `seconds`,
+/// it says so on standard error and exits with status 2.
+nonisolated private func startWatchdog(seconds: Int) {
+  Thread.detachNewThread {
+    let never = DispatchSemaphore(value: 0)
+    _ = never.wait(timeout: .now() + .seconds(seconds))
+    FileHandle.standardError.write(Data("watchdog: still running after \(seconds) s\n".utf8))
+    exit(2)
   }
 }

@@ -14,27 +14,24 @@ extension InitializerRegistry {
   /// // Result: the registration for MyApp.UsersViewController, inherited.
   /// ```
   ///
-  /// Override layers active on the calling task are included, innermost first.
+  /// Override layers active on the calling task are included, in the order a resolution searches
+  /// them: each layer's own rules, innermost first, then the rules registered while they are in
+  /// force, then the registry.
   public func explain<Property, Container: AnyObject>(
     _ propertyType: Property.Type, in containerType: Container.Type
   ) -> String {
     var lines = [
       "How LazyInject resolves \(typeName(propertyType)) for \(typeName(containerType)):"
     ]
-    var layers: [(title: String, registry: InitializerRegistry)] =
-      OverrideScope.layers(over: self).reversed().map {
-        ("Override layer \($0.overrideDepth)", $0)
-      }
-    layers.append(("Registry", self))
     var result: AnyRegistration?
-    for layer in layers {
-      lines.append("\(layer.title):")
-      let (visited, found) = layer.registry.withState {
-        layer.registry.table.search(propertyType, in: containerType)
+    for layer in searchedRegistries {
+      lines.append("\(layer.layerTitle):")
+      let (visited, found) = layer.withState {
+        layer.table.search(propertyType, in: containerType)
       }
       // A rule of this layer is used, or shadowed by the rule of a layer above it.
       let use =
-        result.map { ", shadowed by override layer \($0.overrideDepth)" } ?? " <- used"
+        result.map { ", shadowed by \($0.source.layer.name)" } ?? " <- used"
       for visitedClass in visited {
         let matched = found?.containerType.map { $0 == visitedClass } ?? false
         lines.append(
@@ -56,7 +53,7 @@ extension InitializerRegistry {
 
   private static func registered(_ registration: AnyRegistration) -> String {
     let rule = registration.rule
-    let layer = rule.overrideDepth > 0 ? " in override layer \(rule.overrideDepth)" : ""
+    let layer = rule.overrideDepth > 0 ? " in \(registration.source.layer.name)" : ""
     return "registered\(layer), \(registration.scope) scope\(rule.details)"
   }
 

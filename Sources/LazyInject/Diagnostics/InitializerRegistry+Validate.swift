@@ -45,8 +45,7 @@ extension InitializerRegistry {
 
   /// Whether some layer has a rule for `property` in `containerClass`, or it has `init()`.
   private func canResolve(_ property: Any.Type, in containerClass: AnyClass) -> Bool {
-    let registries = OverrideScope.layers(over: self) + [self]
-    for registry in registries {
+    for registry in searchedRegistries {
       let found = registry.withState {
         registry.table.search(property, in: containerClass).found
       }
@@ -65,5 +64,8 @@ internal protocol _LazyStorage {
 
 extension Lazy: _LazyStorage {
   var valueType: Any.Type { Value.self }
-  var isResolved: Bool { _slot != nil && _slot !== _LazyMarker.object }
+  var isResolved: Bool {
+    guard let content = _slot, content !== _LazyMarker.object else { return false }
+    return (content as? _LazyObjectBox)?.stack == nil  // A capture is unresolved.
+  }
 }

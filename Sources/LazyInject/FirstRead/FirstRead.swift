@@ -29,6 +29,23 @@ internal enum _FirstRead {
     }
   }
 
+  /// Resolves as `resolve(_:for:slot:plan:outcome:)` does, for the first read of a property made
+  /// while override layers were in force: with those layers and, above them, the reader's that
+  /// they lack, bound as the task's layers for the whole resolution.
+  ///
+  /// `capture` is the retained capture that was in the slot; this releases it.
+  @usableFromInline
+  internal static func resolve<Value>(
+    _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer, capture: UInt,
+    outcome: inout InitializerRegistry.Outcome
+  ) -> Value {
+    let stack = _LazyObjectBox.stack(ofCapture: capture)
+    defer { didReplace(capture) }
+    return OverrideScope.$current.withValue(stack.adding(OverrideScope.current)) {
+      resolve(type, for: container, slot: slot, plan: .general, outcome: &outcome)
+    }
+  }
+
   /// Stops the program with `error`'s message.
   ///
   /// Out of line: the message's temporaries would otherwise take stack in every level of a deep

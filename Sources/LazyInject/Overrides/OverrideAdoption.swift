@@ -4,11 +4,13 @@
 // never reaches a production singleton. `SharedInstance.swift` decides when to adopt.
 
 extension InitializerRegistry {
-  /// The override layers in `layers` above this registry (the registry itself, or a layer), over
-  /// the same registry, outermost first.
+  /// The registries of the override layers in `layers` above this registry (the registry
+  /// itself, or a layer's), over the same registry, outermost first; a layer's own rules before
+  /// its in-force ones.
   internal func layersAbove(in layers: [OverrideLayer]) -> [InitializerRegistry] {
-    layers.compactMap { layer in
-      layer.base == root && layer.registry.overrideDepth > overrideDepth ? layer.registry : nil
+    layers.flatMap { layer in
+      layer.base == root && layer.registry.overrideDepth > overrideDepth
+        ? [layer.registry, layer.inForce] : []
     }
   }
 

@@ -21,8 +21,18 @@ extension InitializerRegistry {
   /// first. Nothing outside `operation` sees the layer, so tests running in parallel can each
   /// override ``shared``.
   ///
-  /// Registering, unregistering and resetting on this registry inside `operation` apply to the
-  /// innermost layer, not to the registry.
+  /// Registering on this registry while `operation` runs (in a test's body, a suite's `init`,
+  /// or production set-up that a test calls) adds to the innermost layer too, below the rules
+  /// of every layer's `configure`: a mock always wins over a registration made while it is in
+  /// force, whatever the order. Unregistering and resetting apply to the innermost layer. All of
+  /// it dies with the layer: a test never changes the registry that parallel tests share.
+  /// Inside `configure`, registering on this registry adds to the layer being configured.
+  ///
+  /// An object created while `operation` runs keeps its layers: its `@Lazy` and `@WeakLazy`
+  /// properties resolve with them even when first read after `withOverrides` returned, as a
+  /// view model created in a preview or a factory does. Read inside other layers, such a property
+  /// resolves with the object's layers and, above them, the reader's layers that the object was
+  /// not created under.
   ///
   /// Singletons built from the layer's registrations belong to the layer and go away with it. So
   /// does a shared (singleton, weak or custom-scope) instance of the registry whose build used a
@@ -47,8 +57,8 @@ extension InitializerRegistry {
     _ configure: (InitializerRegistry) throws -> Void,
     operation: () throws -> Result
   ) rethrows -> Result {
-    let layers = try OverrideScope.layers(adding: configure, over: self)
-    return try OverrideScope.$current.withValue(layers, operation: operation)
+    let stack = try OverrideScope.stack(adding: configure, over: self)
+    return try OverrideScope.$current.withValue(stack, operation: operation)
   }
 
   /// Runs the asynchronous `operation` with extra registrations that win over this registry's.
@@ -68,46 +78,9 @@ extension InitializerRegistry {
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> Result
   ) async rethrows -> Result {
-    let layers = try OverrideScope.layers(adding: configure, over: self)
+    let stack = try OverrideScope.stack(adding: configure, over: self)
     return try await OverrideScope.$current.withValue(
-      layers, operation: operation, isolation: isolation)
-  }
-}
-
-/// One override layer: the registry holding its registrations, over the registry it overrides.
-internal struct OverrideLayer: Sendable {
-  let base: ObjectIdentifier
-  let registry: InitializerRegistry
-  /// The test that runs inside the layer, named in the message of a failed `@Lazy` read.
-  var testName: String?
-}
-
-/// The override layers in force for the current task or thread.
-internal enum OverrideScope {
-  @TaskLocal static var current: [OverrideLayer] = []
-
-  /// The layers over `base`, outermost first.
-  static func layers(over base: InitializerRegistry) -> [InitializerRegistry] {
-    current.filter { $0.base == ObjectIdentifier(base) }.map(\.registry)
-  }
-
-  /// The current layers plus a new one over `base`, filled by `configure`, for `testName`.
-  static func layers(
-    adding configure: (InitializerRegistry) throws -> Void, over base: InitializerRegistry,
-    testName: String? = nil
-  ) rethrows -> [OverrideLayer] {
-    _lazyinject_set_overrides_used()
-    let depth = layers(over: base).count + 1
-    let layer = InitializerRegistry(overriding: base, depth: depth)
-    try configure(layer)
-    return current + [
-      OverrideLayer(base: ObjectIdentifier(base), registry: layer, testName: testName)
-    ]
-  }
-
-  /// The innermost test running inside override layers on this task, if any.
-  static var testName: String? {
-    current.last { $0.testName != nil }?.testName
+      stack, operation: operation, isolation: isolation)
   }
 }
 
@@ -122,8 +95,8 @@ extension InitializerRegistry {
     testName: String,
     operation: () throws -> Result
   ) rethrows -> Result {
-    let layers = try OverrideScope.layers(adding: configure, over: self, testName: testName)
-    return try OverrideScope.$current.withValue(layers, operation: operation)
+    let stack = try OverrideScope.stack(adding: configure, over: self, testName: testName)
+    return try OverrideScope.$current.withValue(stack, operation: operation)
   }
 
   /// Runs the asynchronous `operation` with overrides, as
@@ -135,9 +108,9 @@ extension InitializerRegistry {
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> Result
   ) async rethrows -> Result {
-    let layers = try OverrideScope.layers(adding: configure, over: self, testName: testName)
+    let stack = try OverrideScope.stack(adding: configure, over: self, testName: testName)
     return try await OverrideScope.$current.withValue(
-      layers, operation: operation, isolation: isolation)
+      stack, operation: operation, isolation: isolation)
   }
 
   /// The test running inside override layers on the calling task, if a testing helper named it.

@@ -14,6 +14,10 @@ import _LazyInjectShims
 //   is stored in a `_LazyObjectBox` that records its rule.
 // - A value of any other type (a struct, an existential) is stored in a `_LazyBox<Value>`.
 //
+// A property made while override layers are in force starts with a capture instead of 0: a
+// `_LazyObjectBox` that holds the marker and the layers (`OverrideStack`), which its first read
+// resolves with. The first read consumes it.
+//
 // Writes go through the slot's address as raw words (`_LazySlot`). What the slot holds is
 // retained once, by the slot, and ARC releases it with the object. The marker is immortal and
 // stored unretained; it never outlives the resolution that stored it, which holds the object
@@ -95,7 +99,7 @@ extension Lazy {
     case let box as _LazyBox<Value>:
       return (true, box.origin?.rule)
     case let box as _LazyObjectBox:
-      return (true, box.origin?.rule)
+      return box.stack != nil ? (false, nil) : (true, box.origin?.rule)
     case .some:
       let pin = InitializerRegistry.shared.pin(for: Value.self, in: type(of: container))
       return (true, pin?.rule(of: Value.self))
@@ -174,7 +178,8 @@ internal final class _LazyBox<Value> {
 }
 
 /// A class-typed value that is not its pair's pinned rule's, and the rule that produced it (nil
-/// when it was assigned).
+/// when it was assigned); or a capture: the marker and the override layers in force when the
+/// property was made.
 ///
 /// Not generic, so that one class tells a box from a value whatever the property's type.
 @usableFromInline
@@ -183,6 +188,9 @@ internal final class _LazyObjectBox {
   internal let object: AnyObject
 
   internal let origin: _LazyOrigin?
+
+  /// The layers a capture keeps; nil for a value's box.
+  internal let stack: OverrideStack?
 
   /// Publishes the class to the shims before the first box can reach a slot.
   private static let isPublished: Bool = {
@@ -195,6 +203,39 @@ internal final class _LazyObjectBox {
     _ = Self.isPublished
     self.object = object
     self.origin = origin
+    stack = nil
+  }
+
+  private init(capturing stack: OverrideStack) {
+    _ = Self.isPublished
+    _ = _LazyMarker.address  // Published before a capture can be in a slot (see `isCapture`).
+    object = _LazyMarker.object
+    origin = nil
+    self.stack = stack
+  }
+
+  /// The slot a property starts with when override layers may be in force: a capture of them,
+  /// or nil when none is.
+  @usableFromInline
+  internal static func capture() -> AnyObject? {
+    OverrideScope.current.map { _LazyObjectBox(capturing: $0) }
+  }
+
+  /// Whether the box at `raw` is a capture, whose object is the in-flight `marker` (published:
+  /// a capture publishes it).
+  ///
+  /// Call with the slot lock held.
+  @inlinable
+  internal static func isCapture(_ raw: UInt, marker: UInt) -> Bool {
+    Unmanaged<_LazyObjectBox>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
+      ._withUnsafeGuaranteedRef { UInt(bitPattern: Unmanaged.passUnretained($0.object).toOpaque()) }
+      == marker
+  }
+
+  /// The layers of the capture whose address is `raw`.
+  internal static func stack(ofCapture raw: UInt) -> OverrideStack {
+    Unmanaged<_LazyObjectBox>.fromOpaque(UnsafeRawPointer(bitPattern: raw).unsafelyUnwrapped)
+      .takeUnretainedValue().stack.unsafelyUnwrapped
   }
 
   /// Whether the object at `raw`, the word a slot of a class-typed `@Lazy` holds, is a box rather

@@ -55,8 +55,11 @@ public struct Lazy<Value> {
   internal var _slot: AnyObject?
 
   /// Creates an unresolved property; the compiler calls it for `@Lazy var name: Type`.
+  ///
+  /// Made while override layers are in force, the property keeps them for its first read (see
+  /// ``InitializerRegistry/withOverrides(_:operation:)``).
   public init() {
-    _slot = nil
+    _slot = _lazyinject_overrides_used() == 0 ? nil : _LazyObjectBox.capture()
   }
 
   /// Unavailable: `@Lazy` reads and writes through the object that holds it.
@@ -88,18 +91,26 @@ public struct Lazy<Value> {
       let marker = _lazyinject_in_flight_marker()
       let raw = container[keyPath: storageKeyPath]._raw
       if raw != 0 && raw != marker {
-        if _storesObject && !_LazyObjectBox.isBox(raw) {
-          // The value itself, read as a field of its type: a read whose result goes unused then
-          // costs no retain (a third of a read, measured).
-          let value = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) {
-            UnsafeMutableRawPointer($0).load(as: Value.self)
+        let isCapture: Bool
+        if _storesObject {
+          if !_LazyObjectBox.isBox(raw) {
+            // The value itself, read as a field of its type: a read whose result goes unused
+            // then costs no retain (a third of a read, measured).
+            let value = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) {
+              UnsafeMutableRawPointer($0).load(as: Value.self)
+            }
+            SlotLock.unlock(object)
+            return value
           }
+          isCapture = _LazyObjectBox.isCapture(raw, marker: marker)
+        } else {
+          isCapture = _LazyObjectBox.isBox(raw)  // Other values are in a `_LazyBox<Value>`.
+        }
+        if !isCapture {
+          let value = _value(at: raw)
           SlotLock.unlock(object)
           return value
         }
-        let value = _value(at: raw)
-        SlotLock.unlock(object)
-        return value
       }
       // The slot is a stored property of a class: its address is fixed while the object lives.
       // Taken here, where the key path folds into a field access, the first read goes on out of
@@ -108,8 +119,8 @@ public struct Lazy<Value> {
         _LazySlot($0)
       }
       // Goes on under this lock, which `_firstRead` needs. (Before the first resolution of the
-      // process publishes the marker, `_resolve` claims.)
-      if raw == 0 && marker != 0 {
+      // process publishes the marker, `_resolve` claims; a capture publishes it.)
+      if raw != marker && marker != 0 {
         return _firstRead(container, slot: slot, marker: marker)
       }
       SlotLock.unlock(object)
@@ -130,20 +141,21 @@ public struct Lazy<Value> {
     LazyProjection(container: container, storage: storageKeyPath)
   }
 
-  /// The first read of the empty slot of `container`, called with its slot lock held, which it
-  /// unlocks.
+  /// The first read of the empty or captured slot of `container`, called with its slot lock
+  /// held, which it unlocks.
   ///
   /// Under that lock the express table (see `ExpressTable`) is read without the registry's lock:
   /// a kept object goes into the slot at once; otherwise the slot is marked in flight (`marker`)
-  /// and the value built.
+  /// and the value built, with the layers of a capture (see `_LazyObjectBox.capture()`).
   @inlinable
   @inline(never)
   internal static func _firstRead(_ container: AnyObject, slot: _LazySlot, marker: UInt) -> Value {
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     SlotLock.assertHeld(object)
-    assert(slot.word == 0, "a first read of a slot that holds a value")
+    let capture = slot.word  // 0, or a capture whose +1 this read takes over.
+    assert(capture == 0 || _LazyObjectBox.isCapture(capture, marker: marker))
     var plan: InitializerRegistry.ExpressPlan?
-    if _lazyinject_overrides_used() == 0,
+    if capture == 0, _lazyinject_overrides_used() == 0,
       let entry = _lazyinject_express_find(
         ExpressTable.address(of: Value.self), ExpressTable.address(of: type(of: container)))
     {
@@ -170,12 +182,13 @@ public struct Lazy<Value> {
     }
     slot.word = marker
     SlotLock.unlock(object)
-    return _resolve(container, slot: slot, claimed: true, plan: plan)
+    return _resolve(container, slot: slot, claimed: true, plan: plan, capture: capture)
   }
 
   /// The first read: marks the slot in flight (unless `claimed`, already marked by this thread),
   /// resolves with `plan` (an express plan `_firstRead` found, its payload retained once) or by
-  /// asking the registry for one, and publishes; or waits for the thread that marked it.
+  /// asking the registry for one, or with the layers of `capture` (a retained capture that was
+  /// in the slot, or 0), and publishes; or waits for the thread that marked it.
   ///
   /// The slot is read and written only with the object's slot lock held, as raw words: the
   /// marker is immortal, so it is stored without retaining it, and the value is stored with the
@@ -185,7 +198,7 @@ public struct Lazy<Value> {
   @inline(never)
   internal static func _resolve(
     _ container: AnyObject, slot: _LazySlot, claimed: Bool,
-    plan found: InitializerRegistry.ExpressPlan? = nil
+    plan found: InitializerRegistry.ExpressPlan? = nil, capture: UInt = 0
   ) -> Value {
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     // The C copy of the marker's address costs a load; the Swift one, a `swift_once` check.
@@ -212,11 +225,18 @@ public struct Lazy<Value> {
         }
       }
     }
-    let plan = found ?? InitializerRegistry.shared.expressPlan(for: Value.self, in: container)
-    FirstReadProbe.record(plan, foundInTable: found != nil)
     var outcome = InitializerRegistry.Outcome()
-    let built = _FirstRead.resolve(
-      Value.self, for: container, slot: slot.address, plan: plan, outcome: &outcome)
+    let built: Value
+    if capture == 0 {
+      let plan = found ?? InitializerRegistry.shared.expressPlan(for: Value.self, in: container)
+      FirstReadProbe.record(plan, foundInTable: found != nil)
+      built = _FirstRead.resolve(
+        Value.self, for: container, slot: slot.address, plan: plan, outcome: &outcome)
+    } else {
+      FirstReadProbe.record(.general)
+      built = _FirstRead.resolve(
+        Value.self, for: container, slot: slot.address, capture: capture, outcome: &outcome)
+    }
     let new = _word(for: built, origin: outcome.origin, isPinned: outcome.isPinned)
     SlotLock.lock(object)
     let current = slot.word

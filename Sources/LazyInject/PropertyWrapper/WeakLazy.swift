@@ -3,12 +3,19 @@ import _LazyInjectShims
 /// A class property resolved on first read like `@Lazy`, but held weakly: a back-reference that
 /// must not keep its target alive.
 ///
-/// A child screen's reference to the coordinator that owns it is the usual case:
+/// A child screen's reference to the coordinator that owns it, or to its delegate, is the usual
+/// case:
 ///
 /// ```swift
 /// @MainActor
+/// protocol SignInFlowDelegate: AnyObject {
+///   func signInDidFinish()
+/// }
+///
+/// @MainActor
 /// final class SignInViewController {
 ///   @WeakLazy var coordinator: SignInCoordinator?
+///   @WeakLazy var delegate: (any SignInFlowDelegate)?
 /// }
 /// ```
 ///
@@ -18,7 +25,12 @@ import _LazyInjectShims
 /// released resolves again; a read for which no rule applies returns nil. Assigning stores an
 /// instance directly, weakly.
 ///
-/// The storage is a single weak reference: no more bytes than `weak var`.
+/// The type is a class, or a class-bound protocol (`protocol P: AnyObject`) as
+/// `(any SignInFlowDelegate)?`: something a weak reference can hold. Any other type stops the
+/// program when the object is made, with a message that says so.
+///
+/// The property takes one word in its object, as `weak var` does; its first resolution
+/// allocates a small reference box, reused for the object's life.
 ///
 /// ## Concurrency
 ///
@@ -28,15 +40,30 @@ import _LazyInjectShims
 ///
 /// - Important: Only on properties of classes: on a struct or enum it is a compile-time error.
 @propertyWrapper
-public struct WeakLazy<Value: AnyObject> {
-  /// The instance, an in-flight marker, or nil.
+public struct WeakLazy<Value> {
+  /// Nil, the in-flight marker, or a `_WeakLazyReference`, as a raw word (see `_LazySlot`).
   ///
   /// Read and written only with the object's slot lock held.
   @usableFromInline
-  internal weak var _object: AnyObject?
+  internal var _reference: AnyObject?
 
   /// Creates an unresolved property; the compiler calls it for `@WeakLazy var name: Type?`.
-  public init() {}
+  ///
+  /// Made while override layers are in force, the property keeps them for its resolutions (see
+  /// ``InitializerRegistry/withOverrides(_:operation:)``).
+  public init() {
+    guard
+      _lazyinject_is_weakly_referenceable(unsafeBitCast(Value.self, to: UnsafeRawPointer.self)) != 0
+    else {
+      fatalError(
+        """
+        @WeakLazy holds its value weakly, so \(typeName(Value.self)) must be a class or a \
+        class-bound protocol (protocol P: AnyObject), and it is neither.
+        Fix: declare the property with @Lazy, or make the protocol class-bound.
+        """)
+    }
+    _reference = _lazyinject_overrides_used() == 0 ? nil : _WeakLazyReference.capture()
+  }
 
   /// Unavailable: `@WeakLazy` reads and writes through the object that holds it.
   @available(*, unavailable, message: "@WeakLazy is only available on properties of classes")
@@ -53,83 +80,163 @@ public struct WeakLazy<Value: AnyObject> {
   ) -> Value? {
     get {
       let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+      let marker = _LazyMarker.address
       while true {
         SlotLock.lock(object)
-        // The struct is the stored property, at a fixed address while the object lives; its
-        // weak reference is its only field. (The address of the weak field itself would be a
-        // temporary's: a weak load is a copy.) Taken under the lock, as every access is.
-        let slot = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]) {
-          UnsafeMutableRawPointer($0)
+        // The stored property is at a fixed address while the object lives.
+        let slot = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._reference) {
+          _LazySlot($0)
         }
-        // A strong reference, released only after unlocking: if it is the last one, the deinit
-        // must not run under the lock.
-        let current = container[keyPath: storageKeyPath]._object
-        if let current, !(current is _WeakLazyMarker) {
-          SlotLock.unlock(object)
-          return unsafeDowncast(current, to: Value.self)
-        }
-        if current == nil {
-          // A marker of its own, alive while the resolution runs: a weak reference to an
-          // immortal object would keep its side table forever.
-          let marker = _WeakLazyMarker()
-          container[keyPath: storageKeyPath]._object = marker
-          SlotLock.unlock(object)
-          return resolve(container, slot: slot, marker: marker, storage: storageKeyPath)
-        }
-        withExtendedLifetime(current) { SlotLock.unlock(object) }
-        _FirstRead.wait(for: Value?.self, in: container, slot: slot) {
-          SlotLock.lock(object)
-          let current = container[keyPath: storageKeyPath]._object
-          return withExtendedLifetime(current) {
+        let word = slot.word
+        if word != marker {
+          // A strong reference, released only after unlocking: if it is the last one, the
+          // deinit must not run under the lock.
+          if let current = _WeakLazyReference.object(at: word) {
             SlotLock.unlock(object)
-            return current is _WeakLazyMarker
+            return _WeakLazyReference.value(of: current, as: Value.self)
           }
+          // Unresolved, released, or resolved to nil: this thread resolves, with the layers the
+          // reference keeps, if any. It takes over the slot's +1 of the reference.
+          let reference = _WeakLazyReference.take(word)
+          slot.word = marker
+          SlotLock.unlock(object)
+          return resolve(container, slot: slot, reference: reference)
+        }
+        SlotLock.unlock(object)
+        _FirstRead.wait(for: Value?.self, in: container, slot: slot.address) {
+          SlotLock.lock(object)
+          defer { SlotLock.unlock(object) }
+          return slot.word == marker
         }
       }
     }
     set {
       let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+      let new = newValue.map { _WeakLazyReference.object(of: $0) }
+      // Made before locking, and put in the slot only if the slot has no reference to reuse.
+      let spare = _WeakLazyReference(stack: nil)
+      spare.object = new
       SlotLock.lock(object)
-      let replaced = container[keyPath: storageKeyPath]._object
-      container[keyPath: storageKeyPath]._object = newValue
-      withExtendedLifetime(replaced) { SlotLock.unlock(object) }
-      if replaced is _WeakLazyMarker {
+      let slot = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._reference) {
+        _LazySlot($0)
+      }
+      let word = slot.word
+      let wasInFlight = word == _LazyMarker.address
+      if !wasInFlight && word != 0 {
+        _WeakLazyReference.set(new, at: word)
+      } else {
+        // Empty, or being resolved: the assignment wins over the resolution.
+        slot.word = _WeakLazyReference.retainedWord(of: spare)
+      }
+      SlotLock.unlock(object)
+      withExtendedLifetime((new, spare)) {}
+      if wasInFlight {
         _FirstRead.didPublish()
       }
     }
   }
 
-  /// Resolves `Value?` for `container`, whose slot this thread marked with `marker`, and
-  /// publishes the instance (weakly) unless the property was assigned meanwhile.
+  /// Resolves `Value?` for `container`, whose slot this thread marked in flight after taking
+  /// `reference` (nil, or the slot's reference, whose +1 it now owns) out of it; publishes the
+  /// instance weakly unless the property was assigned meanwhile.
   private static func resolve<Container: AnyObject>(
-    _ container: Container, slot: UnsafeMutableRawPointer, marker: _WeakLazyMarker,
-    storage storageKeyPath: ReferenceWritableKeyPath<Container, WeakLazy>
+    _ container: Container, slot: _LazySlot, reference: _WeakLazyReference?
   ) -> Value? {
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     var outcome = InitializerRegistry.Outcome()
-    let plan = InitializerRegistry.shared.expressPlan(for: Value?.self, in: container)
     // Held strongly until returned: the slot only keeps it weakly.
-    let value = _FirstRead.resolve(
-      Value?.self, for: container, slot: slot, plan: plan, outcome: &outcome)
+    let value: Value?
+    if let stack = reference?.stack {
+      value = OverrideScope.$current.withValue(stack.adding(OverrideScope.current)) {
+        _FirstRead.resolve(
+          Value?.self, for: container, slot: slot.address, plan: .general, outcome: &outcome)
+      }
+    } else {
+      let plan = InitializerRegistry.shared.expressPlan(for: Value?.self, in: container)
+      value = _FirstRead.resolve(
+        Value?.self, for: container, slot: slot.address, plan: plan, outcome: &outcome)
+    }
+    let new = value.map { _WeakLazyReference.object(of: $0) }
+    // This thread's: either the reference it took out of the slot, or a new one.
+    let published = reference ?? _WeakLazyReference(stack: nil)
+    published.object = new  // In no slot yet: nobody else reads it.
     SlotLock.lock(object)
-    let current = container[keyPath: storageKeyPath]._object
+    let current = slot.word
+    let isPublished = current == _LazyMarker.address
     let result: Value?
-    if current === marker {
-      container[keyPath: storageKeyPath]._object = value
+    if isPublished {
+      slot.word = _WeakLazyReference.retainedWord(of: published)
       result = value
     } else {
       // Assigned while being built: the assignment wins.
-      result = current.map { unsafeDowncast($0, to: Value.self) }
+      result = _WeakLazyReference.object(at: current).map {
+        _WeakLazyReference.value(of: $0, as: Value.self)
+      }
     }
-    withExtendedLifetime(current) { SlotLock.unlock(object) }
+    SlotLock.unlock(object)
+    // Released after unlocking: the reference this thread took may be the last one of layers.
+    withExtendedLifetime((new, published)) {}
     _FirstRead.didPublish()
     if outcome.isObserved, let value {
-      _FirstRead.notify(container, slot: slot, of: value)
+      _FirstRead.notify(container, slot: slot.address, of: value)
     }
     return result
   }
 }
 
-/// Marks a `@WeakLazy` slot whose value a thread is resolving.
-@usableFromInline
-internal final class _WeakLazyMarker {}
+/// What a `@WeakLazy` slot holds once resolved or assigned: the instance, weakly, and the
+/// override layers in force when the property was made, for its resolutions.
+///
+/// Read and written only with its object's slot lock held, or before it is in a slot.
+internal final class _WeakLazyReference {
+  weak var object: AnyObject?
+  let stack: OverrideStack?
+
+  init(stack: OverrideStack?) {
+    self.stack = stack
+  }
+
+  /// The slot a property starts with when override layers may be in force: a reference that
+  /// keeps them, or nil when none is.
+  static func capture() -> AnyObject? {
+    OverrideScope.current.map { _WeakLazyReference(stack: $0) }
+  }
+
+  /// The instance the reference at the slot word `word` (not the marker) holds, if any.
+  static func object(at word: UInt) -> AnyObject? {
+    UnsafeRawPointer(bitPattern: word).flatMap {
+      Unmanaged<_WeakLazyReference>.fromOpaque($0)._withUnsafeGuaranteedRef { $0.object }
+    }
+  }
+
+  /// Makes the reference at the slot word `word` (neither 0 nor the marker) hold `object`.
+  static func set(_ object: AnyObject?, at word: UInt) {
+    Unmanaged<_WeakLazyReference>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
+      ._withUnsafeGuaranteedRef { $0.object = object }
+  }
+
+  /// The reference at the slot word `word` (not the marker), taking over the slot's +1.
+  static func take(_ word: UInt) -> _WeakLazyReference? {
+    UnsafeRawPointer(bitPattern: word).map {
+      Unmanaged<_WeakLazyReference>.fromOpaque($0).takeRetainedValue()
+    }
+  }
+
+  /// The word a slot keeps for `reference`, retained once: the slot's +1.
+  static func retainedWord(of reference: _WeakLazyReference?) -> UInt {
+    reference.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
+  }
+
+  /// The object of `value`, a class instance or a class-bound existential.
+  static func object<Value>(of value: Value) -> AnyObject {
+    value as AnyObject
+  }
+
+  /// `object` as `Value`: the object itself for a class type, the existential for a protocol.
+  static func value<Value>(of object: AnyObject, as _: Value.Type) -> Value {
+    if MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size {
+      return unsafeBitCast(object, to: Value.self)  // A class, or an existential of no witness.
+    }
+    return object as! Value  // It was stored as a `Value`: the cast cannot fail.
+  }
+}

@@ -82,13 +82,18 @@ extension InitializerRegistry {
 }
 
 /// Throws the error that says the property must be read on the main actor, unless the calling
-/// code runs on it: on the main thread, or in a job of the main queue, which serves the main
-/// actor (on Linux, a worker thread may drain it, as under Swift Testing).
+/// code runs on it.
 private func checkMainActor() throws {
-  guard _lazyinject_is_main_thread() != 0 || DispatchQueue.getSpecific(key: mainQueueKey) != nil
-  else {
+  guard isOnMainActor() else {
     throw ResolutionError.requiresMainActor(frame: ResolutionFrame.current?.pointee)
   }
+}
+
+/// Whether the calling code runs on the main actor: on the main thread, or in a job of the main
+/// queue, which serves the main actor (on Linux, a worker thread may drain it, as under Swift
+/// Testing, where the runtime's own check says no).
+internal func isOnMainActor() -> Bool {
+  _lazyinject_is_main_thread() != 0 || DispatchQueue.getSpecific(key: mainQueueKey) != nil
 }
 
 /// A key that only the main queue has, to tell its jobs from others.

@@ -18,15 +18,21 @@ extension InitializerRegistry {
   /// resets the innermost layer's instances instead, so that a test never resets the instances
   /// parallel tests share. Values already resolved into `@Lazy` properties stay where they are.
   public func reset(_ scope: Scope) {
-    let target = registrationTarget
-    let dropped: [Any] = target.withStateChange {
-      target.scopeGenerations[scope, default: 0] += 1
-      let adopted = target.adoptedInstances.filter { $0.value.registration.scope == scope }
+    for target in changeTargets {
+      target.drop(scope)
+    }
+  }
+
+  /// Drops the instances this registry and its registrations keep for `scope`.
+  private func drop(_ scope: Scope) {
+    let dropped: [Any] = withStateChange {
+      scopeGenerations[scope, default: 0] += 1
+      let adopted = adoptedInstances.filter { $0.value.registration.scope == scope }
       for key in adopted.keys {
-        target.adoptedInstances.removeValue(forKey: key)
+        adoptedInstances.removeValue(forKey: key)
       }
       return Array(adopted.values)
-        + target.table.allRegistrations.filter { $0.scope == scope }.compactMap {
+        + table.allRegistrations.filter { $0.scope == scope }.compactMap {
           $0.policy.dropInstance(of: $0)
         }
     }
@@ -47,16 +53,22 @@ extension InitializerRegistry {
   /// Inside ``withOverrides(_:operation:)``, it resets the innermost layer's instances instead.
   /// Values already resolved into `@Lazy` properties stay where they are.
   public func resetSingletons() {
-    let target = registrationTarget
-    let dropped: [Any] = target.withStateChange {
-      let registrations = target.table.allRegistrations
+    for target in changeTargets {
+      target.dropSharedInstances()
+    }
+  }
+
+  /// Drops every instance this registry and its registrations keep.
+  private func dropSharedInstances() {
+    let dropped: [Any] = withStateChange {
+      let registrations = table.allRegistrations
       for scope in Set(
-        registrations.map(\.scope) + target.adoptedInstances.values.map(\.registration.scope))
+        registrations.map(\.scope) + adoptedInstances.values.map(\.registration.scope))
       {
-        target.scopeGenerations[scope, default: 0] += 1
+        scopeGenerations[scope, default: 0] += 1
       }
-      defer { target.adoptedInstances.removeAll() }
-      return Array(target.adoptedInstances.values)
+      defer { adoptedInstances.removeAll() }
+      return Array(adoptedInstances.values)
         + registrations.compactMap { $0.policy.dropInstance(of: $0) }
     }
     withExtendedLifetime(dropped) {}  // Released after unlocking: their deinit may resolve.

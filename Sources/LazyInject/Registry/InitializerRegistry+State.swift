@@ -9,6 +9,10 @@ extension InitializerRegistry {
   internal enum AutomaticModules {
     case pending
     case installing(thread: UnsafeRawPointer)
+    /// The program's conformance is isolated to the main actor and the first use was elsewhere:
+    /// the main actor installs (a job on the main queue, or its own next use of the registry)
+    /// while the other threads wait.
+    case awaitingMainActor
     case installed
   }
 
@@ -25,14 +29,9 @@ extension InitializerRegistry {
         if case .installed = automaticModules {
           return try body()
         }
-        let thread = _lazyinject_thread_identity()
-        while case .installing(let installer) = automaticModules, installer != thread {
-          waitForAnotherThread()
-        }
-        guard case .pending = automaticModules else {
+        guard claimInstallation() else {
           return try body()
         }
-        automaticModules = .installing(thread: thread)
         return nil
       }
       if let result {
@@ -40,6 +39,58 @@ extension InitializerRegistry {
       }
       installAutomaticModules()
     }
+  }
+
+  /// Waits while another thread installs the automatic modules, then claims the installation if
+  /// it is this thread's to do; returns whether it claimed it.
+  ///
+  /// Call with `lock` held.
+  private func claimInstallation() -> Bool {
+    let thread = _lazyinject_thread_identity()
+    var waitedForMainActor = 0
+    while true {
+      switch automaticModules {
+      case .installed:
+        return false
+      case .installing(let installer):
+        if installer == thread {
+          return false  // A module registering.
+        }
+        waitForAnotherThread()
+      case .awaitingMainActor:
+        if isOnMainActor() {
+          automaticModules = .installing(thread: thread)
+          return true
+        }
+        waitingThreads += 1
+        if !lock.wait(seconds: 5) {
+          waitedForMainActor += 5
+          if waitedForMainActor == 10 {
+            Self.warnMainActorIsNotRunning()
+          }
+        }
+        waitingThreads -= 1
+      case .pending:
+        automaticModules = .installing(thread: thread)
+        return true
+      }
+    }
+  }
+
+  /// Says that this thread has waited for the main actor to install the automatic modules for
+  /// a while: if the main thread waits for this one, neither will ever go on.
+  private static func warnMainActorIsNotRunning() {
+    writeToStandardError(
+      """
+      LazyInject warning: InitializerRegistry.shared was first used off the main actor, and the \
+      program's AutomaticModuleInstallation conformance is isolated to the main actor, so the \
+      automatic modules are installed on the main actor. This thread has waited 10 s for it: if \
+      the main thread waits for this thread, neither will go on.
+      Fix: first use InitializerRegistry.shared on the main actor (at launch, or in a test's \
+      set-up), or make the conformance and its modules nonisolated \
+      (`nonisolated extension InitializerRegistry: @retroactive AutomaticModuleInstallation`).
+
+      """)
   }
 
   /// Runs `body`, which changes the rules or drops kept instances, as `withState` does; then,

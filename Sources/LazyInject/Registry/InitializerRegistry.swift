@@ -64,8 +64,12 @@ public final class InitializerRegistry: Sendable {
   @exclusivity(unchecked) nonisolated(unsafe) internal var adoptedInstances:
     [ObjectIdentifier: AdoptedInstance] = [:]
 
-  /// 0 for a registry; n for the registry holding the n-th override layer over another.
+  /// 0 for a registry; n for the registries holding the n-th override layer over another.
   internal let overrideDepth: Int
+
+  /// Whether this registry holds the rules registered while its override layer is in force (see
+  /// `OverrideLayer`), rather than the layer's own.
+  internal let isInForce: Bool
 
   /// The registry an override layer overrides; nil for a registry.
   private let overridden: ObjectIdentifier?
@@ -87,13 +91,16 @@ public final class InitializerRegistry: Sendable {
   private init(installsAutomaticModules: Bool) {
     automaticModules = installsAutomaticModules ? .pending : .installed
     overrideDepth = 0
+    isInForce = false
     overridden = nil
   }
 
-  /// Creates the registry of an override layer `depth` layers above `base`.
-  internal init(overriding base: InitializerRegistry, depth: Int) {
+  /// Creates a registry of an override layer `depth` layers above `base`: its own rules, or
+  /// those registered while it is in force.
+  internal init(overriding base: InitializerRegistry, depth: Int, isInForce: Bool) {
     automaticModules = .installed
     overrideDepth = depth
+    self.isInForce = isInForce
     overridden = ObjectIdentifier(base)
     duplicateHandler = base.withState { base.duplicateHandler }
   }
@@ -169,42 +176,56 @@ public final class InitializerRegistry: Sendable {
   public func unregister<Property, Container: AnyObject>(
     _ propertyType: Property.Type, in containerType: Container.Type
   ) {
-    let target = registrationTarget
-    let removed = target.withStateChange {
-      target.table.remove(property: propertyType, container: containerType)
-    }
-    withExtendedLifetime(removed) {}
+    change { $0.remove(property: propertyType, container: containerType) }
   }
 
   /// Removes the root default of `propertyType`.
   public func unregister<Property>(_ propertyType: Property.Type) {
-    let target = registrationTarget
-    let removed = target.withStateChange {
-      target.table.remove(property: propertyType, container: nil)
-    }
-    withExtendedLifetime(removed) {}
+    change { $0.remove(property: propertyType, container: nil) }
   }
 
   /// Removes every registration, and with them the singletons they keep.
   public func removeAll() {
-    let target = registrationTarget
-    let removed = target.withStateChange { target.table.removeAll() }
-    withExtendedLifetime(removed) {}
+    change { $0.removeAll() }
   }
 
-  /// Where registering and unregistering on this registry apply: the innermost override layer
-  /// over it on the calling task, if any, else the registry itself.
+  /// Applies `body` to the rules of every registry in `changeTargets`; what it removes is
+  /// released after unlocking (a singleton's deinit may resolve).
+  private func change<Removed>(_ body: (inout RuleTable) -> Removed) {
+    for target in changeTargets {
+      let removed = target.withStateChange { body(&target.table) }
+      withExtendedLifetime(removed) {}
+    }
+  }
+
+  /// Where registering on this registry adds: inside an override layer's `configure`, that
+  /// layer's own rules; while override layers over it are in force, the innermost one's
+  /// in-force rules (below every layer's own); else the registry itself.
   ///
-  /// So a test that registers on ``shared`` inside ``withOverrides(_:operation:)`` (or under the
-  /// testing trait or base class) changes only its own layer, which dies with it, never the
-  /// registry that parallel tests share. Unregistering there removes only what the layer holds:
-  /// to hide a rule of the registry, register a replacement. `reset(_:)` and `resetSingletons()`
-  /// follow the same rule; the tracer and the duplicate handler are the registry's own.
+  /// So a test that registers on ``shared`` changes only its own layer, which dies with it,
+  /// never the registry that parallel tests share; and a mock is never replaced by production
+  /// set-up that the test calls. The tracer and the duplicate handler are the registry's own.
   internal var registrationTarget: InitializerRegistry {
     guard _lazyinject_overrides_used() != 0 else { return self }
-    let layers = OverrideScope.current
-    guard !layers.isEmpty else { return self }
-    return layers.last { $0.base == ObjectIdentifier(self) }?.registry ?? self
+    if let configuring = OverrideScope.configuring, configuring.root == ObjectIdentifier(self) {
+      return configuring
+    }
+    return OverrideScope.innermostLayer(over: self)?.inForce ?? self
+  }
+
+  /// Where unregistering and resetting on this registry apply: inside `configure`, the layer
+  /// being configured; while override layers over it are in force, the innermost one (its own
+  /// rules and its in-force ones); else the registry itself.
+  ///
+  /// Unregistering there removes only what the layer holds: to hide a rule of the registry,
+  /// register a replacement.
+  internal var changeTargets: [InitializerRegistry] {
+    guard _lazyinject_overrides_used() != 0 else { return [self] }
+    if let configuring = OverrideScope.configuring, configuring.root == ObjectIdentifier(self) {
+      return [configuring]
+    }
+    guard let layer = OverrideScope.innermostLayer(over: self) else { return [self] }
+    return [layer.registry, layer.inForce]
   }
 
   internal func add<Property>(
@@ -215,7 +236,7 @@ public final class InitializerRegistry: Sendable {
     let module = ModuleInstallation.current
     let registration = Registration(
       containerType: container, scope: scope, fileID: fileID, line: line,
-      overrideDepth: target.overrideDepth, isMainActor: isMainActor, moduleName: module?.name,
+      layer: RuleSource.Layer(target), isMainActor: isMainActor, moduleName: module?.name,
       make: make)
     let (replaced, handler) = target.withStateChange {
       (

@@ -11,7 +11,7 @@ internal class AnyRegistration: @unchecked Sendable {
   var propertyType: Any.Type { source.propertyType }
   var containerType: AnyClass? { source.containerType }
   var scope: InitializerRegistry.Scope { source.scope }
-  var overrideDepth: Int { source.overrideDepth }
+  var overrideDepth: Int { source.layer.depth }
   var isMainActor: Bool { source.isMainActor }
   var moduleName: String? { source.moduleName }
 
@@ -53,22 +53,42 @@ internal final class RuleSource: Sendable {
   let scope: InitializerRegistry.Scope
   let fileID: StaticString
   let line: UInt
-  let overrideDepth: Int
+  /// Where the registration lives: the registry, or an override layer.
+  let layer: Layer
   /// Whether the initializer runs on the main actor.
   let isMainActor: Bool
   /// The module that made the registration, with its condition, if any.
   let moduleName: String?
 
+  /// The registry, or an override layer, with the part of it the registration belongs to.
+  struct Layer: Sendable {
+    /// 0 for the registry itself; n for the n-th override layer.
+    let depth: Int
+    /// Whether it was registered while the layer was in force rather than by its `configure`.
+    let isInForce: Bool
+
+    init(_ registry: InitializerRegistry) {
+      depth = registry.overrideDepth
+      isInForce = registry.isInForce
+    }
+
+    /// `"override layer 2"`, or `"override layer 2 (in force)"` for a rule registered while the
+    /// layer was in force.
+    var name: String {
+      "override layer \(depth)" + (isInForce ? " (in force)" : "")
+    }
+  }
+
   init(
     propertyType: Any.Type, containerType: AnyClass?, scope: InitializerRegistry.Scope,
-    fileID: StaticString, line: UInt, overrideDepth: Int, isMainActor: Bool, moduleName: String?
+    fileID: StaticString, line: UInt, layer: Layer, isMainActor: Bool, moduleName: String?
   ) {
     self.propertyType = propertyType
     self.containerType = containerType
     self.scope = scope
     self.fileID = fileID
     self.line = line
-    self.overrideDepth = overrideDepth
+    self.layer = layer
     self.isMainActor = isMainActor
     self.moduleName = moduleName
   }
@@ -78,8 +98,8 @@ internal final class RuleSource: Sendable {
   var rule: InitializerRegistry.Rule {
     InitializerRegistry.Rule(
       propertyTypeName: typeName(propertyType), containerTypeName: containerType.map(typeName),
-      scope: scope, fileID: "\(fileID)", line: Int(line), overrideDepth: overrideDepth,
-      isMainActor: isMainActor, moduleName: moduleName)
+      scope: scope, fileID: "\(fileID)", line: Int(line), overrideDepth: layer.depth,
+      isRegisteredInForce: layer.isInForce, isMainActor: isMainActor, moduleName: moduleName)
   }
 }
 
@@ -94,15 +114,14 @@ internal final class Registration<Property>: AnyRegistration, @unchecked Sendabl
 
   init(
     containerType: AnyClass?, scope: InitializerRegistry.Scope, fileID: StaticString, line: UInt,
-    overrideDepth: Int, isMainActor: Bool, moduleName: String?,
+    layer: RuleSource.Layer, isMainActor: Bool, moduleName: String?,
     make: @escaping @Sendable (AnyObject) throws -> Property
   ) {
     self.make = make
     super.init(
       source: RuleSource(
         propertyType: Property.self, containerType: containerType, scope: scope, fileID: fileID,
-        line: line, overrideDepth: overrideDepth, isMainActor: isMainActor, moduleName: moduleName
-      ))
+        line: line, layer: layer, isMainActor: isMainActor, moduleName: moduleName))
   }
 
   /// Builds a value for `container` with the initializer, with no lock of LazyInject held; an

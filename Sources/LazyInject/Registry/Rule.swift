@@ -28,6 +28,11 @@ extension InitializerRegistry {
     /// How many override layers above the registry the rule lives; 0 for the registry itself.
     public let overrideDepth: Int
 
+    /// Whether the rule was registered on the registry while its override layer was in force
+    /// (in a test's body), rather than by the layer's `configure`: such rules rank below every
+    /// layer's own.
+    internal let isRegisteredInForce: Bool
+
     /// Whether the initializer runs on the main actor
     /// (``InitializerRegistry/registerOnMainActor(_:in:scope:fileID:line:_:)``).
     public let isMainActor: Bool
@@ -49,7 +54,8 @@ extension InitializerRegistry {
         return "\(propertyTypeName).init() (DefaultInitializable)"
       }
       let container = containerTypeName.map { "in \($0)" } ?? "root default"
-      let layer = overrideDepth > 0 ? ", override layer \(overrideDepth)" : ""
+      let inForce = isRegisteredInForce ? " (in force)" : ""
+      let layer = overrideDepth == 0 ? "" : ", override layer \(overrideDepth)\(inForce)"
       return "\(propertyTypeName) \(container), \(scope) scope\(layer)\(details)"
     }
 
@@ -64,7 +70,8 @@ extension InitializerRegistry {
     internal static func defaultInitializer(of property: Any.Type) -> Rule {
       Rule(
         propertyTypeName: typeName(property), containerTypeName: nil, scope: nil, fileID: nil,
-        line: nil, overrideDepth: 0, isMainActor: false, moduleName: nil)
+        line: nil, overrideDepth: 0, isRegisteredInForce: false, isMainActor: false,
+        moduleName: nil)
     }
   }
 }

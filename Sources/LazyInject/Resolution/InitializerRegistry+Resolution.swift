@@ -212,14 +212,16 @@ extension InitializerRegistry {
       defaultInitializable: own.defaultInitializable, isPinned: own.isPinned, layers: [])
     // Until a layer exists, the task-local layers are empty: reading them would cost a sixth of
     // a first read.
-    guard _lazyinject_overrides_used() != 0 else { return lookup }
-    lookup.layers = OverrideScope.current
-    for layer in lookup.layers.reversed() where layer.base == ObjectIdentifier(self) {
+    guard _lazyinject_overrides_used() != 0, let stack = OverrideScope.current else {
+      return lookup
+    }
+    lookup.layers = stack.layers
+    for layer in stack.searchOrder(over: self) {
       var unused: (@Sendable (ResolutionEvent) -> Void)?
-      let found = layer.registry.match(for: property, in: containerClass, tracer: &unused)
+      let found = layer.match(for: property, in: containerClass, tracer: &unused)
       if let registration = found.registration {
         lookup.registration = registration
-        lookup.owner = layer.registry
+        lookup.owner = layer
         return lookup
       }
     }
@@ -228,20 +230,28 @@ extension InitializerRegistry {
 
   /// The error for a property no layer and no `init()` can build.
   ///
-  /// Only the matching registrations are copied under the lock; their rules are built and sorted
-  /// after unlocking, so that a miss never holds up other threads' resolutions.
+  /// Lists the registrations for the property's type of every registry searched: the override
+  /// layers in force and this registry. Only the registrations are copied under each lock; their
+  /// rules are built and sorted after unlocking, so that a miss never holds up other threads'
+  /// resolutions.
   @inline(never)
   internal func missingInitializerError(
     _ property: Any.Type, in containerClass: AnyClass, frame: ResolutionFrame
   ) -> ResolutionError {
-    let registered = withState { table.registrations(for: property) }
+    let registries = searchedRegistries
+    let registered = registries.flatMap { registry in
+      registry.withState { registry.table.registrations(for: property) }
+    }
     return ResolutionError.missingInitializer(
       property: property, propertyPath: frame.slot == nil ? nil : frame.propertyPath,
       containerClass: containerClass, searched: RuleTable.ancestry(of: containerClass),
-      registered: registered.map(\.rule).sorted {
-        ($0.containerTypeName ?? "") < ($1.containerTypeName ?? "")
+      registered: registered.map(\.rule).sorted {  // Innermost layer first, then by name.
+        $0.overrideDepth != $1.overrideDepth
+          ? $0.overrideDepth > $1.overrideDepth
+          : ($0.containerTypeName ?? "") < ($1.containerTypeName ?? "")
       },
-      nearMisses: nearMisses(for: property), chain: ResolutionFrame.chain)
+      nearMisses: nearMisses(for: property), chain: ResolutionFrame.chain,
+      searchedLayers: Set(registries.map(\.overrideDepth)).count - 1)
   }
 
   /// The most specific registration of this registry; also reads the tracer, under the same

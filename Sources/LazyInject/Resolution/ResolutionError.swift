@@ -5,15 +5,17 @@
 /// registered, and how to fix it:
 ///
 /// ```text
-/// LazyInject could not build MyApp.ResourceLoader for MyApp.SettingsViewController.
+/// LazyInject could not build MyApp.ResourceLoader for MyApp.SettingsViewController.resourceLoader.
 /// Searched, in order: MyApp.SettingsViewController, MyApp.ViewController, then the root default.
 /// MyApp.ResourceLoader is registered only for:
 ///   - MyApp.UsersViewController (LoaderInitializers.swift:12)
 /// MyApp.ResourceLoader is not DefaultInitializable, so init() was not tried.
-/// Fix: register an initializer for this container or one of its superclasses, e.g.
+/// Fix: register an initializer for this container or one of its superclasses (leave out `in:`
+/// for a root default, for every container). For a main-actor type (in an app target with
+/// default main-actor isolation, every type not marked nonisolated):
+///   registry.registerOnMainActor(MyApp.ResourceLoader.self, in: MyApp.SettingsViewController.self) { sender in ... }
+/// For a nonisolated type, built on whichever thread reads the property:
 ///   registry.register(MyApp.ResourceLoader.self, in: MyApp.SettingsViewController.self) { sender in ... }
-/// or a root default for every container:
-///   registry.register(MyApp.ResourceLoader.self) { sender in ... }
 /// ```
 public struct ResolutionError: Error, CustomStringConvertible {
   /// The kinds of failure.
@@ -53,21 +55,29 @@ extension ResolutionError {
   static func missingInitializer(
     property: Any.Type, propertyPath: String?, containerClass: AnyClass, searched: [AnyClass],
     registered: [InitializerRegistry.Rule], nearMisses: [InitializerRegistry.Rule],
-    chain: [ResolutionFrame]
+    chain: [ResolutionFrame], searchedLayers: Int
   ) -> ResolutionError {
     let propertyName = typeName(property)
     let containerName = typeName(containerClass)
     var lines = ["LazyInject could not build \(propertyName) for \(propertyPath ?? containerName)."]
     lines.append(contentsOf: neededBy(chain))
     let classes = searched.map(typeName).joined(separator: ", ")
-    lines.append("Searched, in order: \(classes), then the root default.")
+    let layers =
+      searchedLayers == 0
+      ? ""
+      : " in each of \(searchedLayers) override layer\(searchedLayers == 1 ? "" : "s") and the registry"
+    lines.append("Searched, in order\(layers): \(classes), then the root default.")
     if registered.isEmpty {
-      lines.append("\(propertyName) has no registration in this registry.")
+      lines.append(
+        "\(propertyName) has no registration in this registry\(searchedLayers == 0 ? "" : " or its layers")."
+      )
     } else {
       lines.append("\(propertyName) is registered only for:")
       lines.append(
         contentsOf: registered.map { rule in
-          "  - \(rule.containerTypeName ?? "the root default") (\(rule.fileID ?? "?"):\(rule.line ?? 0))"
+          let layer = rule.overrideDepth == 0 ? "" : ", override layer \(rule.overrideDepth)"
+          return "  - \(rule.containerTypeName ?? "the root default")\(layer)"
+            + " (\(rule.fileID ?? "?"):\(rule.line ?? 0))"
         })
     }
     if !nearMisses.isEmpty {
@@ -80,11 +90,16 @@ extension ResolutionError {
           + " register \(propertyName).self, or declare the property with the registered type.")
     }
     lines.append("\(propertyName) is not DefaultInitializable, so init() was not tried.")
-    lines.append("Fix: register an initializer for this container or one of its superclasses, e.g.")
+    lines.append(
+      "Fix: register an initializer for this container or one of its superclasses (leave out"
+        + " `in:` for a root default, for every container). For a main-actor type (in an app"
+        + " target with default main-actor isolation, every type not marked nonisolated):")
+    lines.append(
+      "  registry.registerOnMainActor(\(propertyName).self, in: \(containerName).self)"
+        + " { sender in ... }")
+    lines.append("For a nonisolated type, built on whichever thread reads the property:")
     lines.append(
       "  registry.register(\(propertyName).self, in: \(containerName).self) { sender in ... }")
-    lines.append("or a root default for every container:")
-    lines.append("  registry.register(\(propertyName).self) { sender in ... }")
     return ResolutionError(.missingInitializer, lines.joined(separator: "\n"))
   }
 

@@ -71,6 +71,21 @@ final class Lock: Sendable {
     }
   }
 
+  /// Releases the mutex until another thread calls `broadcast()` or `seconds` have passed;
+  /// returns whether it was woken before then.
+  ///
+  /// Call only inside `withLock`.
+  func wait(seconds: Int) -> Bool {
+    var deadline = timespec()
+    clock_gettime(CLOCK_REALTIME, &deadline)
+    deadline.tv_sec += seconds
+    return storage.withUnsafeMutablePointers { condition, mutex in
+      let result = pthread_cond_timedwait(condition, mutex, &deadline)
+      assert(result == 0 || result == ETIMEDOUT, "pthread_cond_timedwait failed: \(result)")
+      return result == 0
+    }
+  }
+
   /// Wakes every thread in `wait()`.
   ///
   /// Call only inside `withLock`.

@@ -4,6 +4,8 @@ import LazyInject
 /// otherwise.
 struct CoordinatorInitializers: InitializerModule {
   func register(in registry: InitializerRegistry) {
-    registry.register((any CoordinatorDependencies).self) { _ in DefaultCoordinatorDependencies() }
+    registry.registerOnMainActor((any CoordinatorDependencies).self) { _ in
+      DefaultCoordinatorDependencies()
+    }
   }
 }

@@ -15,7 +15,9 @@ enum CoordinatorScene {
 
     say("A test swaps the dependency manager without touching AppCoordinator:")
     InitializerRegistry.shared.withOverrides { overrides in
-      overrides.register((any CoordinatorDependencies).self) { _ in RecordingDependencies() }
+      overrides.registerOnMainActor((any CoordinatorDependencies).self) { _ in
+        RecordingDependencies()
+      }
     } operation: {
       let tested = AppCoordinator(router: Router(), isSignedIn: true)
       tested.start()

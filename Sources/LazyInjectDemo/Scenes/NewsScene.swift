@@ -1,10 +1,11 @@
 import LazyInject
 
-/// Scene 8b: a news list built on first access, grown by background fetches, observed by a table.
+/// Scene 8b: a news list built on first access, grown by background fetches on a queue of their
+/// own, observed by a table.
 enum NewsScene {
   @MainActor
   static func run() {
-    let app = AppDelegate(seed: 2026)
+    let app = AppDelegate()
     say("The app launches; the news list is not allocated: \(!app.$newsStore.isResolved).")
     var table: NewsTableViewController? = NewsTableViewController()
     say("The news table appears:")

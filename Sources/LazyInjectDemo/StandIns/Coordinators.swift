@@ -32,10 +32,8 @@ final class Router {
   }
 }
 
-/// Keeps a coordinator's children alive while their flows run.
-///
-/// Not main-actor isolated, so that a registered initializer (a `@Sendable` closure) can build
-/// its implementations.
+/// Keeps a coordinator's children alive while their flows run; main-actor types, as
+/// coordinators are, registered with `registerOnMainActor`.
 protocol CoordinatorDependencies: AnyObject {
   func add(_ child: Coordinator)
   func remove(_ child: Coordinator)

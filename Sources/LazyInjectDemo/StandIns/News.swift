@@ -2,46 +2,72 @@ import Foundation
 import LazyInject
 
 /// One news item.
-struct NewsItem {
+nonisolated struct NewsItem: Sendable {
   let date: Date
   let text: String
 }
 
 /// The answer a background fetch gives the system.
-enum FetchResult: String {
+nonisolated enum FetchResult: String, Sendable {
   case newData = "new data"
   case noData = "no data"
 }
 
 /// The list of news, built on first access ("this saves memory") and observed by screens.
-final class NewsStore {
-  private(set) var items: [NewsItem]
-  private var observers: [ObjectIdentifier: (NewsStore) -> Void] = [:]
+///
+/// A service for background work, so `nonisolated`: background fetches add to it on a queue of
+/// their own while the main actor's screens read it, which its lock makes safe.
+nonisolated final class NewsStore: @unchecked Sendable {
+  private let lock = NSLock()
+  // Guarded by `lock`.
+  private var storedItems: [NewsItem]
+  private var observers: [ObjectIdentifier: @MainActor @Sendable (NewsStore) -> Void] = [:]
+  private var random = SeededRandom(seed: 2026)
+  private var hasUnannouncedChange = false
 
   init() {
-    items = [NewsItem(date: NewsStore.date(0), text: "News text 1")]
+    storedItems = [NewsItem(date: NewsStore.date(0), text: "News text 1")]
     say("  NewsStore allocated on first access, seeded with \"News text 1\"")
   }
 
-  /// Calls `onChange` after every change, until the returned token is released.
-  func observe(_ onChange: @escaping (NewsStore) -> Void) -> ObservationToken {
-    let token = ObservationToken()
-    observers[ObjectIdentifier(token)] = onChange
-    token.cancel = { [weak self, id = ObjectIdentifier(token)] in
-      self?.observers.removeValue(forKey: id)
+  var items: [NewsItem] { lock.withLock { storedItems } }
+
+  var observerCount: Int { lock.withLock { observers.count } }
+
+  /// Calls `onChange` on the main actor after every change, until the returned token is
+  /// released.
+  @MainActor
+  func observe(_ onChange: @escaping @MainActor @Sendable (NewsStore) -> Void)
+    -> ObservationToken
+  {
+    let id = ObservationToken.ID()
+    lock.withLock { observers[ObjectIdentifier(id)] = onChange }
+    return ObservationToken { [weak self] in
+      self?.lock.withLock { _ = self?.observers.removeValue(forKey: ObjectIdentifier(id)) }
     }
-    return token
   }
 
-  /// The simulated server: half the time nothing new, otherwise one more item.
-  func fetch(using random: inout SeededRandom) -> Bool {
-    guard random.nextBool() else { return false }
-    items.append(NewsItem(date: NewsStore.date(items.count), text: "News text \(items.count + 1)"))
-    for onChange in observers.values { onChange(self) }
-    return true
+  /// The simulated server, on any thread: half the time nothing new, otherwise one more item.
+  func fetch() -> Bool {
+    lock.withLock {
+      guard random.nextBool() else { return false }
+      storedItems.append(
+        NewsItem(
+          date: NewsStore.date(storedItems.count), text: "News text \(storedItems.count + 1)"))
+      hasUnannouncedChange = true
+      return true
+    }
   }
 
-  var observerCount: Int { observers.count }
+  /// Tells the observers, on the main actor, of the changes fetched since the last call.
+  @MainActor
+  func announceChanges() {
+    let toCall = lock.withLock {
+      defer { hasUnannouncedChange = false }
+      return hasUnannouncedChange ? Array(observers.values) : []
+    }
+    for onChange in toCall { onChange(self) }
+  }
 
   private static func date(_ minutes: Int) -> Date {
     Date(timeIntervalSince1970: 1_700_000_000 + Double(minutes) * 60)
@@ -49,24 +75,60 @@ final class NewsStore {
 }
 
 /// Stops an observation when released.
-final class ObservationToken {
-  var cancel: () -> Void = {}
+nonisolated final class ObservationToken: Sendable {
+  /// Names one observation.
+  final class ID: Sendable {}
+
+  private let cancel: @Sendable () -> Void
+
+  init(cancel: @escaping @Sendable () -> Void) {
+    self.cancel = cancel
+  }
+
   deinit { cancel() }
+}
+
+/// Fetches news for the system's background fetch, on a queue of its own.
+///
+/// A service for background work, so `nonisolated`: its store is resolved on that queue, from a
+/// rule registered at launch on the main actor.
+nonisolated final class NewsFetcher {
+  @Lazy var newsStore: NewsStore
+
+  func fetch() -> Bool {
+    newsStore.fetch()
+  }
 }
 
 /// The app delegate: it answers the system's background fetch.
 @MainActor
 final class AppDelegate {
   @Lazy var newsStore: NewsStore
-  private var random: SeededRandom
 
-  init(seed: UInt64) {
-    random = SeededRandom(seed: seed)
-  }
-
+  /// Fetches on a background queue, then tells the screens and the system, on the main actor.
   func performBackgroundFetch(completion: (FetchResult) -> Void) {
-    completion(newsStore.fetch(using: &random) ? .newData : .noData)
+    let fetched = FetchOutcome()
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      let fetcher = NewsFetcher()
+      fetched.hasNewData = fetcher.fetch()
+      fetched.wasOnMainThread = Thread.isMainThread
+      done.signal()
+    }
+    // The demo waits, so that its output keeps its order; an app returns here, and its
+    // background task calls the completion handler.
+    done.wait()
+    say("  fetched on a background queue (main thread: \(fetched.wasOnMainThread))")
+    newsStore.announceChanges()
+    completion(fetched.hasNewData ? .newData : .noData)
   }
+}
+
+/// What a background fetch found, handed back to the main actor once the fetch has signalled.
+nonisolated private final class FetchOutcome: @unchecked Sendable {
+  // Written by the fetch before it signals, read after the wait: the semaphore orders them.
+  var hasNewData = false
+  var wasOnMainThread = true
 }
 
 /// The table of news: reloads at once when on screen, or when it comes back.
@@ -82,7 +144,7 @@ final class NewsTableViewController {
     observation =
       observation
       ?? newsStore.observe { [weak self] store in
-        MainActor.assumeIsolated { self?.storeDidChange(store) }
+        self?.storeDidChange(store)
       }
     reload()
   }
@@ -111,9 +173,8 @@ final class NewsTableViewController {
 
   private func reload() {
     needsReload = false
-    say(
-      "  NewsTableViewController shows \(newsStore.items.count) item(s): last \"\(newsStore.items.last!.text)\""
-    )
+    let items = newsStore.items
+    say("  NewsTableViewController shows \(items.count) item(s): last \"\(items.last!.text)\"")
   }
 
   deinit {
@@ -122,7 +183,7 @@ final class NewsTableViewController {
 }
 
 /// SplitMix64: a small, seeded generator, so the demo's output is the same on every run.
-struct SeededRandom: RandomNumberGenerator {
+nonisolated struct SeededRandom: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
   init(seed: UInt64) {

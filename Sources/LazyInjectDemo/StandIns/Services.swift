@@ -41,6 +41,9 @@ protocol ResourceLoading: AnyObject {
 }
 
 /// Loads a screen's resources; which ones depends on how it was built.
+///
+/// A screen's helper: main-actor isolated, as every type of the app is unless marked
+/// `nonisolated`, and so registered with `registerOnMainActor`.
 final class ResourceLoader: ResourceLoading {
   let name = Narrator.shared.nextName(for: "ResourceLoader")
   let kind: String
@@ -64,7 +67,10 @@ final class ResourceLoader: ResourceLoading {
 }
 
 /// The network layer the article made a singleton with `sharedInstance`.
-class RequestManager {
+///
+/// A service for background work too, so `nonisolated`: registered with `register`, it is built
+/// on whatever thread first reads it.
+nonisolated class RequestManager {
   let name: String
 
   init() {
@@ -78,7 +84,7 @@ class RequestManager {
 }
 
 /// What a test puts in place of the real `RequestManager`.
-final class MockRequestManager: RequestManager {
+nonisolated final class MockRequestManager: RequestManager {
   override func loadResources(atPath path: String) -> String {
     "\(name) (mock) returns canned resources for \(path)"
   }

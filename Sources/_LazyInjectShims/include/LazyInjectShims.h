@@ -157,6 +157,15 @@ static inline int _lazyinject_stack_is_low(void) {
 /// Whether the calling thread is the main thread, where the main actor runs synchronous code.
 int _lazyinject_is_main_thread(void);
 
+/// The witness table of `registryType`'s conformance to LazyInject's
+/// `AutomaticModuleInstallation`, found whatever the conformance's isolation, or NULL if the
+/// program declares none. (A dynamic cast finds an isolated conformance only on its actor.)
+const void *_Nullable _lazyinject_automatic_module_installation(const void *_Nonnull registryType);
+
+/// Whether a weak reference can hold a value of `type`: a class, or a class-bound existential
+/// (`any P` where `P: AnyObject`, `AnyObject`), read from the metadata's kind and flags.
+int _lazyinject_is_weakly_referenceable(const void *_Nonnull type);
+
 /// For `(any P).self`, the existential metatype `any P.Type`; NULL for any other type.
 /// Diagnostics use it to ask whether a registered type conforms to a requested protocol.
 const void *_Nullable _lazyinject_existential_metatype(const void *_Nonnull type);

@@ -37,3 +37,29 @@ final class PlainTestCaseTests: XCTestCase {
     XCTAssertEqual(ComposeScreen().mailer.kind, "smtp")
   }
 }
+
+private final class Archiver {
+  let kind: String
+  init(_ kind: String) { self.kind = kind }
+}
+
+private final class ArchiveScreen {
+  @Lazy var archiver: Archiver
+}
+
+final class OverridingTestCaseProductionSetUpTests: OverridingTestCase {
+  override func overrides(_ overrides: InitializerRegistry) {
+    overrides.register(Archiver.self) { _ in Archiver("mock") }
+  }
+
+  override func setUp() {
+    super.setUp()
+    // The app's production set-up, called as a test would: inside the test's layer, below its
+    // mocks, and gone with it.
+    InitializerRegistry.shared.register(Archiver.self) { _ in Archiver("disk") }
+  }
+
+  func testMockWinsOverProductionRegisteredInSetUp() {
+    XCTAssertEqual(ArchiveScreen().archiver.kind, "mock")
+  }
+}

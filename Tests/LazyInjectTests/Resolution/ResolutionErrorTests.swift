@@ -35,6 +35,41 @@ struct ResolutionErrorTests {
     #expect(message.contains("Fix: register an initializer"))
   }
 
+  @Test func testMissingRegistrationShowsTheMainActorAndTheNonisolatedForms() throws {
+    let error = try #require(throws: ResolutionError.self) {
+      try InitializerRegistry().resolve(ResourceLoader.self, for: SettingsViewController())
+    }
+    let lines = error.description.split(separator: "\n").map(String.init)
+    let mainActorForm =
+      "  registry.registerOnMainActor(LazyInjectTests.ResourceLoader.self,"
+      + " in: LazyInjectTests.SettingsViewController.self) { sender in ... }"
+    let nonisolatedForm =
+      "  registry.register(LazyInjectTests.ResourceLoader.self,"
+      + " in: LazyInjectTests.SettingsViewController.self) { sender in ... }"
+    let mainActor = try #require(lines.firstIndex(of: mainActorForm))
+    let nonisolated = try #require(lines.firstIndex(of: nonisolatedForm))
+    #expect(lines[mainActor - 1].contains("default main-actor isolation"))
+    #expect(lines[nonisolated - 1].contains("For a nonisolated type"))
+  }
+
+  @Test func testMissingRegistrationInsideALayerListsTheLayersRegistrationsToo() throws {
+    let registry = InitializerRegistry()
+    registry.register(ResourceLoader.self, in: UsersViewController.self) { _ in ResourceLoader() }
+    let error = try registry.withOverrides {
+      $0.register(ResourceLoader.self, in: ViewController.self) { _ in ResourceLoader() }
+    } operation: {
+      registry.register(ResourceLoader.self, in: UsersViewController.self) { _ in ResourceLoader() }
+      return try #require(throws: ResolutionError.self) {
+        try registry.resolve(ResourceLoader.self, for: ScreenWithMissingDependency())
+      }
+    }
+    let message = error.description
+    #expect(message.contains("Searched, in order in each of 1 override layer and the registry:"))
+    #expect(message.contains("  - LazyInjectTests.ViewController, override layer 1 ("))
+    #expect(message.contains("  - LazyInjectTests.UsersViewController, override layer 1 ("))
+    #expect(message.contains("  - LazyInjectTests.UsersViewController (LazyInjectTests/"))
+  }
+
   @Test func testMissingRegistrationSaysWhenNothingIsRegistered() throws {
     let error = try #require(throws: ResolutionError.self) {
       try InitializerRegistry().resolve(ResourceLoader.self, for: ViewController())

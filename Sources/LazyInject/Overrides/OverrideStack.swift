@@ -1,0 +1,102 @@
+import _LazyInjectShims
+
+/// One override layer over a registry.
+///
+/// Two registries hold its rules: those its `configure` closure registered (the trait's, an
+/// `OverridingTestCase`'s `overrides(_:)`), and those registered on the base registry while the
+/// layer is in force (a test's body, production set-up it calls). Every layer's own rules rank
+/// above every layer's in-force rules, so a mock wins whatever the order of registration. Both
+/// share the layer's depth, and die with it.
+internal struct OverrideLayer: Sendable {
+  /// The registry the layer overrides.
+  let base: ObjectIdentifier
+  /// The rules `configure` registered.
+  let registry: InitializerRegistry
+  /// The rules registered on the base registry while the layer is in force.
+  let inForce: InitializerRegistry
+  /// The test that runs inside the layer, named in the message of a failed `@Lazy` read.
+  var testName: String?
+}
+
+/// The override layers in force, outermost first: what a task holds in its task-local, and what
+/// an object created under them keeps for its first reads (see `Lazy.init()`).
+internal final class OverrideStack: Sendable {
+  let layers: [OverrideLayer]
+
+  init(_ layers: [OverrideLayer]) {
+    self.layers = layers
+  }
+
+  /// The registries a resolution from `base` searches before `base` itself: every layer's own
+  /// rules, innermost first, then every layer's in-force rules, innermost first.
+  func searchOrder(over base: InitializerRegistry) -> [InitializerRegistry] {
+    let over = layers.reversed().filter { $0.base == ObjectIdentifier(base) }
+    return over.map(\.registry) + over.map(\.inForce)
+  }
+
+  /// The layers of this stack, then those of `reader` that it lacks: the layers a first read of
+  /// an object created under this stack uses, made where `reader` is in force.
+  func adding(_ reader: OverrideStack?) -> OverrideStack {
+    guard let reader, reader !== self else { return self }
+    let own = Set(layers.map { ObjectIdentifier($0.registry) })
+    let added = reader.layers.filter { !own.contains(ObjectIdentifier($0.registry)) }
+    return added.isEmpty ? self : OverrideStack(layers + added)
+  }
+}
+
+extension InitializerRegistry {
+  /// The registries a resolution from this registry searches on the calling task, in order: the
+  /// override layers in force (see `OverrideStack.searchOrder(over:)`), then the registry.
+  internal var searchedRegistries: [InitializerRegistry] {
+    (OverrideScope.current?.searchOrder(over: self) ?? []) + [self]
+  }
+
+  /// `"Registry"`, `"Override layer 2"`, or `"Override layer 2, registered while in force"`.
+  internal var layerTitle: String {
+    guard overrideDepth > 0 else { return "Registry" }
+    return "Override layer \(overrideDepth)" + (isInForce ? ", registered while in force" : "")
+  }
+}
+
+/// The override layers in force for the current task or thread.
+internal enum OverrideScope {
+  @TaskLocal static var current: OverrideStack?
+
+  /// The layer whose `configure` closure is running: registering on its base registry adds to it.
+  @TaskLocal static var configuring: InitializerRegistry?
+
+  /// The layers in force, outermost first; empty until the first layer of the process is made
+  /// (reading the task-local would cost a sixth of a first read).
+  static var layers: [OverrideLayer] {
+    guard _lazyinject_overrides_used() != 0 else { return [] }
+    return current?.layers ?? []
+  }
+
+  /// The innermost layer over `base`, if any.
+  static func innermostLayer(over base: InitializerRegistry) -> OverrideLayer? {
+    layers.last { $0.base == ObjectIdentifier(base) }
+  }
+
+  /// The current layers plus a new one over `base`, filled by `configure`, for `testName`.
+  static func stack(
+    adding configure: (InitializerRegistry) throws -> Void, over base: InitializerRegistry,
+    testName: String? = nil
+  ) rethrows -> OverrideStack {
+    _lazyinject_set_overrides_used()
+    let depth = layers.count { $0.base == ObjectIdentifier(base) } + 1
+    let layer = OverrideLayer(
+      base: ObjectIdentifier(base),
+      registry: InitializerRegistry(overriding: base, depth: depth, isInForce: false),
+      inForce: InitializerRegistry(overriding: base, depth: depth, isInForce: true),
+      testName: testName)
+    try $configuring.withValue(layer.registry) {
+      try configure(layer.registry)
+    }
+    return OverrideStack(layers + [layer])
+  }
+
+  /// The innermost test running inside override layers on this task, if any.
+  static var testName: String? {
+    layers.last { $0.testName != nil }?.testName
+  }
+}

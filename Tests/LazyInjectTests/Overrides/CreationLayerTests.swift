@@ -1,0 +1,202 @@
+import Foundation
+import LazyInject
+import Testing
+
+private final class Gateway: Sendable {
+  let kind: String
+  init(_ kind: String) { self.kind = kind }
+}
+
+private protocol Ledger: Sendable {
+  var kind: String { get }
+}
+
+private struct LiveLedger: Ledger {
+  let kind: String
+}
+
+private final class Parent: Sendable {
+  let kind: String
+  init(_ kind: String) { self.kind = kind }
+}
+
+private protocol Delegate: AnyObject, Sendable {
+  var kind: String { get }
+}
+
+private final class LiveDelegate: Delegate {
+  let kind: String
+  init(_ kind: String) { self.kind = kind }
+}
+
+private final class Checkout {
+  @Lazy var gateway: Gateway
+  @Lazy var ledger: any Ledger
+  @WeakLazy var parent: Parent?
+  @WeakLazy var delegate: (any Delegate)?
+}
+
+private final class SharedCart: Sendable {}
+
+private final class CartScreen {
+  @Lazy var cart: SharedCart
+}
+
+/// Registers production for this file's types on `.shared` (outside any layer: on a thread of
+/// its own, since a test's layer would take it), once.
+private let production: Void = runConcurrently(threads: 1) { _ in
+  let registry = InitializerRegistry.shared
+  registry.register(Gateway.self) { _ in Gateway("live") }
+  registry.register((any Ledger).self) { _ in LiveLedger(kind: "live") }
+  registry.register(SharedCart.self, scope: .singleton) { _ in SharedCart() }
+}
+
+/// Kept alive by the tests that read `@WeakLazy` properties.
+private let keptParent = Parent("mock")
+private let keptDelegate = LiveDelegate("mock")
+
+/// Makes a checkout inside a layer of mocks, and returns it unread.
+private func checkoutMadeWithMocks() -> Checkout {
+  InitializerRegistry.shared.withOverrides {
+    $0.register(Gateway.self) { _ in Gateway("mock") }
+    $0.register((any Ledger).self) { _ in LiveLedger(kind: "mock") }
+    $0.register(Parent?.self) { _ in keptParent }
+    $0.register((any Delegate)?.self) { _ in keptDelegate }
+  } operation: {
+    Checkout()
+  }
+}
+
+// An object keeps the override layers in force when it was made: its properties resolve with
+// them even when first read after the layer ended, and the reader's layers that it was not made
+// under go above them.
+struct CreationLayerTests {
+  init() { production }
+
+  @Test func testObjectMadeInsideALayerResolvesWithItAfterTheLayerEnded() {
+    let checkout = checkoutMadeWithMocks()
+    #expect(checkout.gateway.kind == "mock")
+    #expect(checkout.ledger.kind == "mock")
+    #expect(checkout.parent === keptParent)
+    #expect(checkout.delegate === keptDelegate)
+  }
+
+  @Test func testObjectMadeOutsideLayersResolvesWithTheReadersLayer() {
+    let checkout = Checkout()
+    InitializerRegistry.shared.withOverrides {
+      $0.register(Gateway.self) { _ in Gateway("reader's mock") }
+    } operation: {
+      #expect(checkout.gateway.kind == "reader's mock")
+    }
+    #expect(Checkout().gateway.kind == "live")
+  }
+
+  @Test func testReadersOwnLayerGoesAboveTheObjectsLayers() {
+    let checkout = checkoutMadeWithMocks()
+    InitializerRegistry.shared.withOverrides {
+      $0.register(Gateway.self) { _ in Gateway("reader's mock") }
+    } operation: {
+      #expect(checkout.gateway.kind == "reader's mock")
+      #expect(checkout.ledger.kind == "mock")  // The object's layer, which the reader lacks.
+    }
+  }
+
+  @Test func testObjectMadeInANestedLayerKeepsItInsideTheOuterOne() {
+    InitializerRegistry.shared.withOverrides {
+      $0.register(Gateway.self) { _ in Gateway("outer mock") }
+    } operation: {
+      let checkout = InitializerRegistry.shared.withOverrides {
+        $0.register(Gateway.self) { _ in Gateway("inner mock") }
+      } operation: {
+        Checkout()
+      }
+      #expect(checkout.gateway.kind == "inner mock")
+    }
+  }
+
+  @Test func testUnreadPropertyOfAnObjectMadeInALayerIsUnresolved() throws {
+    let checkout = checkoutMadeWithMocks()
+    #expect(!checkout.$gateway.isResolved)
+    #expect(checkout.$gateway.rule == nil)
+    _ = checkout.gateway
+    #expect(checkout.$gateway.isResolved)
+    #expect(try #require(checkout.$gateway.rule).overrideDepth == 1)
+  }
+
+  @Test func testValidateSeesAnUnreadPropertyOfAnObjectMadeInALayerAsUnresolved() {
+    let checkout = checkoutMadeWithMocks()
+    let registry = InitializerRegistry()
+    #expect(throws: ResolutionError.self) { try registry.validate(checkout) }
+  }
+
+  @Test func testResetForgetsTheObjectsLayers() {
+    let checkout = checkoutMadeWithMocks()
+    #expect(checkout.gateway.kind == "mock")
+    checkout.$gateway.reset()
+    #expect(checkout.gateway.kind == "live")
+  }
+
+  @Test func testWeakPropertyResolvesAgainWithTheObjectsLayersAfterItsInstanceWentAway() {
+    let checkout = InitializerRegistry.shared.withOverrides {
+      $0.register(Parent?.self) { _ in Parent("fresh mock") }
+    } operation: {
+      Checkout()
+    }
+    #expect(checkout.parent?.kind == "fresh mock")  // Built, and released after this read.
+    #expect(checkout.parent?.kind == "fresh mock")  // Built again, with the object's layer.
+    InitializerRegistry.shared.withOverrides {
+      $0.register(Parent?.self) { _ in keptParent }
+    } operation: {
+      // The reader's layer goes above the object's: its rule wins.
+      #expect(checkout.parent === keptParent)
+    }
+  }
+
+  @Test func testSingletonBuiltForAnObjectMadeInALayerStaysInThatLayer() {
+    let screen = InitializerRegistry.shared.withOverrides {
+      $0.register(Gateway.self) { _ in Gateway("mock") }
+      $0.register(SharedCart.self, scope: .singleton) { _ in SharedCart() }
+    } operation: {
+      CartScreen()
+    }
+    let production = CartScreen().cart
+    #expect(screen.cart !== production)
+    #expect(CartScreen().cart === production)
+  }
+
+  @Test func testLayersOfAnObjectAreReleasedWithTheObject() {
+    final class Canary: Sendable {}
+    weak var canary: Canary?
+    do {
+      let made = Canary()
+      canary = made
+      let checkout = InitializerRegistry.shared.withOverrides {
+        $0.register(Gateway.self) { _ in withExtendedLifetime(made) { Gateway("mock") } }
+      } operation: {
+        Checkout()
+      }
+      #expect(canary != nil)
+      _ = checkout
+    }
+    #expect(canary == nil)
+  }
+
+  @Test func testConcurrentFirstReadsOfAnObjectMadeInALayerBuildOneValue() {
+    let built = Counter()
+    let checkout = InitializerRegistry.shared.withOverrides {
+      $0.register(Gateway.self) { _ in
+        built.increment()
+        return Gateway("mock")
+      }
+    } operation: {
+      Handoff(value: Checkout())
+    }
+    let seen = Locked<[ObjectIdentifier]>([])
+    runConcurrently(threads: 8) { _ in
+      let gateway = checkout.value.gateway
+      seen.mutate { $0.append(ObjectIdentifier(gateway)) }
+    }
+    #expect(built.value == 1)
+    #expect(Set(seen.value).count == 1)
+  }
+}
