@@ -1,13 +1,31 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 // A small app that uses LazyInject exactly as a user's app would: by package dependency (a path
 // here, a URL in a real app), through the public API only.
 import PackageDescription
 
-// CI also builds this package's targets in Swift 5 mode, `SWIFT_LANGUAGE_MODE=5 swift build ...`,
-// to check that the example compiles in both. LazyInject keeps its own Swift 6 mode, which
-// `-Xswiftc -swift-version` would override, as it reaches every target.
-let languageMode: SwiftLanguageMode =
-  Context.environment["SWIFT_LANGUAGE_MODE"] == "5" ? .v5 : .v6
+// The app is built as Xcode 26 builds a new app target: default main-actor isolation, with
+// approachable concurrency. CI also builds it as a classic Swift 6 app and as the Xcode template
+// in Swift 5 mode: CONSUMER_CONFIGURATION=classic or swift5. (LazyInject keeps its own settings:
+// `-Xswiftc` flags would reach every target.)
+let mainActorByDefault: [SwiftSetting] = [
+  .defaultIsolation(MainActor.self),
+  .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+  .enableUpcomingFeature("InferIsolatedConformances"),
+]
+let appSettings: [SwiftSetting] = {
+  switch Context.environment["CONSUMER_CONFIGURATION"] {
+  case "classic": return []
+  case "swift5":
+    // Approachable concurrency turns on, in Swift 5 mode, what Swift 6 mode has already.
+    return mainActorByDefault + [
+      .swiftLanguageMode(.v5),
+      .enableUpcomingFeature("InferSendableFromCaptures"),
+      .enableUpcomingFeature("GlobalActorIsolatedTypesUsability"),
+      .enableUpcomingFeature("DisableOutwardActorInference"),
+    ]
+  default: return mainActorByDefault
+  }
+}()
 
 let package = Package(
   name: "ConsumerApp",
@@ -19,26 +37,30 @@ let package = Package(
   targets: [
     .target(
       name: "ConsumerApp",
-      dependencies: [.product(name: "LazyInject", package: "LazyInject")]),
-    .executableTarget(name: "consumer-app", dependencies: ["ConsumerApp"]),
+      dependencies: [.product(name: "LazyInject", package: "LazyInject")],
+      swiftSettings: appSettings),
+    .executableTarget(
+      name: "consumer-app", dependencies: ["ConsumerApp"], swiftSettings: appSettings),
     // Test doubles shared by both test targets.
     .target(
       name: "ConsumerAppTestSupport", dependencies: ["ConsumerApp"],
-      path: "Tests/ConsumerAppTestSupport"),
+      path: "Tests/ConsumerAppTestSupport", swiftSettings: appSettings),
     .testTarget(
       name: "ConsumerAppTests",
       dependencies: [
         "ConsumerApp", "ConsumerAppTestSupport",
         .product(name: "LazyInject", package: "LazyInject"),
         .product(name: "LazyInjectTesting", package: "LazyInject"),
-      ]),
+      ],
+      swiftSettings: appSettings),
     .testTarget(
       name: "ConsumerAppXCTests",
       dependencies: [
         "ConsumerApp", "ConsumerAppTestSupport",
         .product(name: "LazyInject", package: "LazyInject"),
         .product(name: "LazyInjectTesting", package: "LazyInject"),
-      ]),
+      ],
+      swiftSettings: appSettings),
   ],
-  swiftLanguageModes: [languageMode]
+  swiftLanguageModes: [.v6]
 )

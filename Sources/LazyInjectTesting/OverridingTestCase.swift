@@ -4,7 +4,7 @@ import XCTest
 /// An XCTest base class whose tests run with the override registrations of ``overrides(_:)``.
 ///
 /// ```swift
-/// final class UsersScreenTests: OverridingTestCase {
+/// nonisolated final class UsersScreenTests: OverridingTestCase {
 ///   override func overrides(_ overrides: InitializerRegistry) {
 ///     overrides.register(RequestManager.self) { _ in MockRequestManager() }
 ///   }
@@ -19,7 +19,10 @@ import XCTest
 ///
 /// Screens are `@MainActor`: a test method assumes the main actor, as above, rather than being
 /// declared `@MainActor`, which corelibs XCTest on Linux runs under `swift test` but crashes on
-/// when the tests are listed (`swift test --filter`, `swift test list`).
+/// when the tests are listed (`swift test --filter`, `swift test list`). The class is
+/// `nonisolated`: in a test target with default main-actor isolation, corelibs XCTest needs it
+/// (its `XCTestCase` initializer is nonisolated), and elsewhere it changes nothing. Register
+/// main-actor mocks with `registerOnMainActor`, which builds them on the main actor.
 ///
 /// Each test method gets a fresh override layer over ``overriddenRegistry``; registrations the
 /// test makes on that registry go to its layer too, and die with it. If a `@Lazy` read fails, the

@@ -1,29 +1,18 @@
-// Stand-ins for the types that the documentation's examples use, shaped as in a Swift 6 app on
-// UIKit: screens and UI services are `@MainActor`, other services are plain classes.
-// scripts/check-snippets compiles them beside the blocks of each documentation file, less those
-// that a block of that file declares itself.
+// Stand-ins for the app types that the documentation's examples use, declared as an app
+// declares them: screens subclass UIKit's (the stand-in module), UI services are `@MainActor`,
+// services meant for background work are `nonisolated`, and the app's other types carry no
+// annotation, so that they are main-actor isolated in an Xcode 26 app target (default main-actor
+// isolation) and nonisolated in a classic one. scripts/check-snippets compiles them into each
+// documentation file's module, less those that a block of that file declares itself.
 
 import LazyInject
-
-// UIKit, as far as the examples need it.
-
-@MainActor
-class UIViewController {
-  let view = UIView()
-  var title: String?
-  init() {}
-}
-
-@MainActor
-final class UIView {}
+import UIKitStandIns
 
 /// An app's base screen.
-@MainActor
 class ViewController: UIViewController {}
 
 // Screens.
 
-@MainActor
 class UsersViewController: UIViewController {
   @Lazy var resourceLoader: ResourceLoader
   @Lazy var requestManager: RequestManager
@@ -35,25 +24,27 @@ class UsersViewController: UIViewController {
     requestManager.request("/users")
   }
 
-  func viewDidAppear() {
+  override func viewDidAppear(_ animated: Bool) {
+    super.viewDidAppear(animated)
     analytics.track("users.opened")
   }
 }
 
-@MainActor
 final class AdminUsersViewController: UsersViewController {}
 
-@MainActor
 final class ProjectsViewController: UIViewController {
   @Lazy var resourceLoader: ResourceLoader
 }
 
-@MainActor
+final class SettingsViewController: UIViewController {
+  @Lazy var resourceLoader: ResourceLoader
+}
+
 class AppViewController: UIViewController {
   @Lazy var coordinator: Coordinator
 }
 
-// Services that are not tied to the main actor.
+// The app's types: main-actor isolated in an app target with default main-actor isolation.
 
 class ResourceLoader {
   weak var delegate: AnyObject?
@@ -66,25 +57,31 @@ class ResourceLoader {
 
 final class StubLoader: ResourceLoader {}
 
-final class Session {}
-
-class RequestManager {
-  init() {}
-  func request(_ path: String) {}
-}
-
-final class MockRequestManager: RequestManager {
-  private(set) var requests: [String] = []
-  override func request(_ path: String) { requests.append(path) }
-}
-
 protocol ResourceLoading: AnyObject {}
 
 final class RemoteLoader: ResourceLoading {}
 
 final class CachedLoader: ResourceLoading {}
 
-// UI services: main-actor types.
+// Services meant for background work: nonisolated in every app target.
+
+nonisolated final class Session: Sendable {}
+
+nonisolated class RequestManager {
+  init() {}
+  func request(_ path: String) {}
+}
+
+nonisolated final class MockRequestManager: RequestManager {
+  private(set) var requests: [String] = []
+  override func request(_ path: String) { requests.append(path) }
+}
+
+nonisolated final class UserProfile: Sendable {
+  static func load() -> UserProfile { UserProfile() }
+}
+
+// UI services: main-actor types in every app target, as UIKit's are.
 
 @MainActor
 final class ProgressViewService {
@@ -107,12 +104,6 @@ final class ToastPresenter {
 final class Coordinator {
   init() {}
   init(presenter: UIViewController) {}
-}
-
-// Session state, flows and modules for the doc comments' examples.
-
-final class UserProfile: Sendable {
-  static func load() -> UserProfile { UserProfile() }
 }
 
 @MainActor
@@ -144,5 +135,5 @@ struct PreviewInitializers: InitializerModule {
   func register(in registry: InitializerRegistry) {}
 }
 
-/// The registry the examples register into.
-let registry = InitializerRegistry.shared
+/// The registry the examples register into: a `Sendable` global, usable from any isolation.
+nonisolated let registry = InitializerRegistry.shared

@@ -21,6 +21,7 @@ if arguments.first == "--profile" {
   registerLazyInjectFixtures()
   switch arguments.dropFirst().first {
   case "singleton": print(singletonLazy(5_000_000))
+  case "deep": print(coldLazy(Level19.init, 5_000_000))
   default: print(coldLazy(5_000_000))
   }
   exit(0)

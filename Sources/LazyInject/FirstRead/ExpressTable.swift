@@ -1,7 +1,7 @@
 import _LazyInjectShims
 
 /// The shared registry's express plans, which the first read of a `@Lazy` property finds
-/// without the registry's lock (see `Lazy._firstRead`).
+/// without the registry's lock (see `Lazy._read`).
 ///
 /// An entry names a kept object or a `.unique` registration without retaining it. That is sound
 /// because the shared registry keeps what an entry names (the object in its registration's

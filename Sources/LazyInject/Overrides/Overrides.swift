@@ -7,10 +7,12 @@ extension InitializerRegistry {
   /// ```swift
   /// InitializerRegistry.shared.withOverrides { overrides in
   ///   overrides.register(RequestManager.self) { _ in MockRequestManager() }
-  ///   overrides.register(ResourceLoader.self, in: UsersViewController.self) { _ in StubLoader() }
+  ///   overrides.registerOnMainActor(ResourceLoader.self, in: UsersViewController.self) { _ in
+  ///     StubLoader()
+  ///   }
   /// } operation: {
-  ///   let screen = UsersViewController()
-  ///   // screen.requestManager is the mock; other containers' loaders are untouched.
+  ///   UsersViewController().loadResources()
+  ///   // Its request manager is the mock; other containers' loaders are untouched.
   /// }
   /// ```
   ///
@@ -64,7 +66,7 @@ extension InitializerRegistry {
   /// Runs the asynchronous `operation` with extra registrations that win over this registry's.
   ///
   /// ```swift
-  /// let loaded = await InitializerRegistry.shared.withOverrides { overrides in
+  /// await InitializerRegistry.shared.withOverrides { overrides in
   ///   overrides.register(RequestManager.self) { _ in MockRequestManager() }
   /// } operation: {
   ///   await feed.refresh()  // resolutions after suspension points see the mock too

@@ -78,20 +78,21 @@ public struct Lazy<Value> {
   /// Reads or assigns the property of `container`; the compiler calls it for `container.name`.
   ///
   /// Inlined into the caller, so that reading a resolved value costs a lock, a load and a
-  /// compare (18 times slower as a call, measured with the prototype).
+  /// compare (18 times slower as a call, measured with the prototype): everything else goes out
+  /// of line, to `_read`, so that the inlined part stays small enough for the caller's own
+  /// getter to be inlined in turn.
   @inlinable
   public static subscript<Container: AnyObject>(
     _enclosingInstance container: Container,
     wrapped wrappedKeyPath: ReferenceWritableKeyPath<Container, Value>,
     storage storageKeyPath: ReferenceWritableKeyPath<Container, Lazy>
   ) -> Value {
-    get {
+    @inline(__always) get {
       let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
       SlotLock.lock(object)
       let marker = _lazyinject_in_flight_marker()
       let raw = container[keyPath: storageKeyPath]._raw
       if raw != 0 && raw != marker {
-        let isCapture: Bool
         if _storesObject {
           if !_LazyObjectBox.isBox(raw) {
             // The value itself, read as a field of its type: a read whose result goes unused
@@ -102,29 +103,19 @@ public struct Lazy<Value> {
             SlotLock.unlock(object)
             return value
           }
-          isCapture = _LazyObjectBox.isCapture(raw, marker: marker)
-        } else {
-          isCapture = _LazyObjectBox.isBox(raw)  // Other values are in a `_LazyBox<Value>`.
-        }
-        if !isCapture {
-          let value = _value(at: raw)
+        } else if !_LazyObjectBox.isBox(raw) {  // Not a capture: the value's `_LazyBox`.
+          let value = _LazyBox<Value>.value(at: raw)
           SlotLock.unlock(object)
           return value
         }
       }
       // The slot is a stored property of a class: its address is fixed while the object lives.
-      // Taken here, where the key path folds into a field access, the first read goes on out of
-      // line without the key path (passing that would build a key path object on every read).
+      // Taken here, where the key path folds into a field access, the read goes on out of line
+      // without the key path (passing that would build a key path object on every read).
       let slot = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) {
         _LazySlot($0)
       }
-      // Goes on under this lock, which `_firstRead` needs. (Before the first resolution of the
-      // process publishes the marker, `_resolve` claims; a capture publishes it.)
-      if raw != marker && marker != 0 {
-        return _firstRead(container, slot: slot, marker: marker)
-      }
-      SlotLock.unlock(object)
-      return _resolve(container, slot: slot, claimed: false)
+      return _read(container, slot: slot, raw: raw, marker: marker)
     }
     set {
       _store(
@@ -141,19 +132,33 @@ public struct Lazy<Value> {
     LazyProjection(container: container, storage: storageKeyPath)
   }
 
-  /// The first read of the empty or captured slot of `container`, called with its slot lock
-  /// held, which it unlocks.
+  /// The read of the slot of `container` when the getter found no value it reads inline: a
+  /// class-typed value's box, a capture, nothing, or the marker; called with the slot lock held,
+  /// which it unlocks.
   ///
-  /// Under that lock the express table (see `ExpressTable`) is read without the registry's lock:
-  /// a kept object goes into the slot at once; otherwise the slot is marked in flight (`marker`)
-  /// and the value built, with the layers of a capture (see `_LazyObjectBox.capture()`).
+  /// An empty or captured slot is read for the first time: under the lock the express table
+  /// (see `ExpressTable`) is read without the registry's lock, and a kept object goes into the
+  /// slot at once; otherwise the slot is marked in flight (`marker`) and the value built, with
+  /// the layers of a capture (see `_LazyObjectBox.capture()`). Before the first resolution of
+  /// the process publishes the marker, and for a slot in flight, `_resolve` claims or waits.
   @inlinable
   @inline(never)
-  internal static func _firstRead(_ container: AnyObject, slot: _LazySlot, marker: UInt) -> Value {
+  internal static func _read(
+    _ container: AnyObject, slot: _LazySlot, raw: UInt, marker: UInt
+  ) -> Value {
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     SlotLock.assertHeld(object)
-    let capture = slot.word  // 0, or a capture whose +1 this read takes over.
-    assert(capture == 0 || _LazyObjectBox.isCapture(capture, marker: marker))
+    // A capture publishes the marker before it reaches a slot; a value's box holds no marker.
+    if raw != 0 && raw != marker && !_LazyObjectBox.isCapture(raw, marker: marker) {
+      let value = _value(at: raw)
+      SlotLock.unlock(object)
+      return value
+    }
+    guard raw != marker && marker != 0 else {
+      SlotLock.unlock(object)
+      return _resolve(container, slot: slot, claimed: false)
+    }
+    let capture = raw  // 0, or a capture whose +1 this read takes over.
     var plan: InitializerRegistry.ExpressPlan?
     if capture == 0, _lazyinject_overrides_used() == 0,
       let entry = _lazyinject_express_find(
@@ -186,7 +191,7 @@ public struct Lazy<Value> {
   }
 
   /// The first read: marks the slot in flight (unless `claimed`, already marked by this thread),
-  /// resolves with `plan` (an express plan `_firstRead` found, its payload retained once) or by
+  /// resolves with `plan` (an express plan `_read` found, its payload retained once) or by
   /// asking the registry for one, or with the layers of `capture` (a retained capture that was
   /// in the slot, or 0), and publishes; or waits for the thread that marked it.
   ///

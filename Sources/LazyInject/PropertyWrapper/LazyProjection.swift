@@ -2,10 +2,10 @@
 ///
 /// ```swift
 /// let screen = UsersViewController()
-/// screen.$resourceLoader.isResolved  // false
+/// print(screen.$resourceLoader.isResolved)  // false
 /// _ = screen.resourceLoader
-/// screen.$resourceLoader.isResolved  // true
-/// screen.$resourceLoader.reset()     // the next read resolves again
+/// print(screen.$resourceLoader.isResolved)  // true
+/// screen.$resourceLoader.reset()            // the next read resolves again
 /// ```
 ///
 /// A projection holds its object strongly; keep it only as long as you need it.

@@ -6,8 +6,10 @@
 /// ```swift
 /// struct LoaderInitializers: InitializerModule {
 ///   func register(in registry: InitializerRegistry) {
-///     registry.register(ResourceLoader.self, in: UsersViewController.self) { _ in .usersLoader() }
-///     registry.register(ResourceLoader.self, in: ProjectsViewController.self) { _ in .projectsLoader() }
+///     registry.registerOnMainActor(ResourceLoader.self, in: UsersViewController.self) { _ in
+///       .usersLoader()
+///     }
+///     registry.register(RequestManager.self, scope: .singleton) { _ in RequestManager() }
 ///   }
 /// }
 ///

@@ -43,7 +43,7 @@ extension InitializerRegistry {
   /// keeps the registrations: the next resolution builds a new instance.
   ///
   /// ```swift
-  /// final class CheckoutTests: XCTestCase {
+  /// nonisolated final class CheckoutTests: XCTestCase {
   ///   override func tearDown() {
   ///     InitializerRegistry.shared.resetSingletons()
   ///   }

@@ -6,15 +6,15 @@ import _LazyInjectShims
 ///
 /// ```swift
 /// let registry = InitializerRegistry.shared
-/// // For UsersViewController and its subclasses:
-/// registry.register(ResourceLoader.self, in: UsersViewController.self) { sender in
+/// // For UsersViewController and its subclasses, built on the main actor (an app type):
+/// registry.registerOnMainActor(ResourceLoader.self, in: UsersViewController.self) { sender in
 ///   ResourceLoader.usersLoader()
 /// }
 /// // The root default, for every other container, built on the main actor (a UI service):
 /// registry.registerOnMainActor(ProgressViewService.self) { sender in
 ///   ProgressViewService(owner: sender)
 /// }
-/// // One instance for the whole app:
+/// // One instance for the whole app, of a nonisolated service, built on any thread:
 /// registry.register(RequestManager.self, scope: .singleton) { _ in RequestManager() }
 /// ```
 ///
@@ -83,6 +83,7 @@ public final class InitializerRegistry: Sendable {
   /// let registry = InitializerRegistry()
   /// registry.install(NetworkInitializers())
   /// let manager = try registry.resolve(RequestManager.self, for: UsersViewController())
+  /// manager.request("/users")
   /// ```
   public convenience init() {
     self.init(installsAutomaticModules: false)
@@ -108,13 +109,18 @@ public final class InitializerRegistry: Sendable {
   // MARK: Registering
 
   /// Registers how to build `propertyType` for containers of class `containerType` and its
-  /// subclasses.
+  /// subclasses, on whichever thread reads the property.
   ///
   /// ```swift
-  /// registry.register(ResourceLoader.self, in: UsersViewController.self) { sender in
-  ///   ResourceLoader.usersLoader()
+  /// registry.register(RequestManager.self, in: AdminUsersViewController.self) { sender in
+  ///   RequestManager()
   /// }
   /// ```
+  ///
+  /// The initializer is a `@Sendable` closure, isolated to no actor: it builds nonisolated types,
+  /// such as a service marked `nonisolated` for background work. A main-actor type (a UI type,
+  /// or any type of an app target with default main-actor isolation that is not marked
+  /// `nonisolated`) is registered with ``registerOnMainActor(_:in:scope:fileID:line:_:)``.
   ///
   /// A registration for the same property type and container class replaces this one. Inside
   /// ``withOverrides(_:operation:)`` (or a test under the `.overrides` trait or
@@ -147,9 +153,13 @@ public final class InitializerRegistry: Sendable {
   /// no registration of its own.
   ///
   /// ```swift
-  /// registry.register(ResourceLoader.self) { _ in ResourceLoader() }
+  /// registry.register(Session.self) { _ in Session() }
   /// registry.register(RequestManager.self, scope: .singleton) { _ in RequestManager() }
   /// ```
+  ///
+  /// As for ``register(_:in:scope:fileID:line:_:)``, the initializer runs on whichever thread
+  /// reads the property: register main-actor types with
+  /// ``registerOnMainActor(_:scope:fileID:line:_:)``.
   ///
   /// - Parameters:
   ///   - propertyType: The type of the `@Lazy` property.

@@ -40,6 +40,7 @@ public struct ModuleCondition: Sendable, CustomStringConvertible {
   /// let demoMode = ModuleCondition("demo mode") {
   ///   UserDefaults.standard.bool(forKey: "demoMode")
   /// }
+  /// registry.install(NetworkInitializers(), MockNetworkInitializers().when(demoMode))
   /// ```
   public init(_ description: String, _ isMet: @escaping @Sendable () -> Bool) {
     self.description = description

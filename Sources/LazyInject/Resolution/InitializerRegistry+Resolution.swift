@@ -5,7 +5,8 @@ extension InitializerRegistry {
   /// Builds, or finds in its scope, the value of type `propertyType` for `container`.
   ///
   /// ```swift
-  /// let loader = try registry.resolve(ResourceLoader.self, for: UsersViewController())
+  /// let manager = try registry.resolve(RequestManager.self, for: UsersViewController())
+  /// manager.request("/users")
   /// ```
   ///
   /// The registry never retains `container`.

@@ -1,4 +1,5 @@
 import ConsumerApp
+import Dispatch
 
 /// Opens the screens and prints what each got.
 ///
@@ -24,5 +25,13 @@ enum ConsumerAppMain {
 
     let managers = [users, admins, settings].map { $0.resourceLoader.requestManager }
     print("One RequestManager for every screen: \(managers.allSatisfy { $0 === managers[0] })")
+
+    // A nonisolated service resolves its request manager on a background queue.
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      print("Prefetched on a background queue: \(AvatarPrefetcher().prefetch("ada"))")
+      done.signal()
+    }
+    done.wait()
   }
 }

@@ -40,11 +40,21 @@ struct UsersScreenTests {
   }
 
   /// A stub that needs no inspecting goes in the trait; the test sees it, parallel tests do not.
-  @Test(.overrides { $0.register(ResourceLoader.self) { _ in ResourceLoader(path: "/stub") } })
+  ///
+  /// A loader is a main-actor type, so the trait registers it to be built on the main actor.
+  @Test(.overrides { $0.registerOnMainActor(ResourceLoader.self) { _ in .stub } })
   func testTraitReplacesTheLoaderOfEveryScreen() {
     let screen = AdminUsersViewController()
     screen.load()
     #expect(screen.loaded == "GET https://api.example.com/stub")
     #expect(SettingsViewController().resourceLoader.path == "/stub")
   }
+}
+
+extension ResourceLoader {
+  /// A loader of canned resources.
+  static var stub: ResourceLoader { ResourceLoader(path: "/stub") }
+
+  /// A loader the production set-up must not replace.
+  static var mock: ResourceLoader { ResourceLoader(path: "/mock") }
 }

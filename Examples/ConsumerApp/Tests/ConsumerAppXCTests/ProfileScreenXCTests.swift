@@ -3,7 +3,7 @@ import ConsumerAppTestSupport
 import LazyInject
 import XCTest
 
-final class ProfileScreenXCTests: XCTestCase {
+nonisolated final class ProfileScreenXCTests: XCTestCase {
   func testScreenLoadsThroughTheSpy() {
     MainActor.assumeIsolated {
       let spy = ProfileAPISpy()

@@ -1,8 +1,9 @@
 /// Sends the app's requests.
 ///
 /// One for the whole app (a `.singleton`): a real one would own the `URLSession` and its
-/// connection pool.
-public final class RequestManager: Sendable {
+/// connection pool. A service for background work too, so `nonisolated`: registered with
+/// `register`, it is built on whichever thread reads it first.
+nonisolated public final class RequestManager: Sendable {
   /// Where requests go.
   public let baseURL: String
 

@@ -2,6 +2,9 @@ import LazyInject
 
 /// Loads the data of one kind of screen: which kind is decided by the registration for the
 /// screen's class.
+///
+/// One of the app's own types, with no annotation: main-actor isolated in an app target with
+/// default main-actor isolation, and registered with `registerOnMainActor`.
 public final class ResourceLoader {
   /// What this loader fetches.
   public let path: String
