@@ -51,17 +51,22 @@ private let production: Void = runConcurrently(threads: 1) { _ in
   registry.register(SharedCart.self, scope: .singleton) { _ in SharedCart() }
 }
 
-/// Kept alive by the tests that read `@WeakLazy` properties.
-private let keptParent = Parent("mock")
-private let keptDelegate = LiveDelegate("mock")
+/// The instances the weak properties of `checkoutMadeWithMocks` get: a test keeps them alive.
+///
+/// (Not globals: a weak reference gives its object a side table, which a global object keeps for
+/// the life of the process, where the leak sanitizer cannot see it.)
+private struct WeakMocks {
+  let parent = Parent("mock")
+  let delegate = LiveDelegate("mock")
+}
 
 /// Makes a checkout inside a layer of mocks, and returns it unread.
-private func checkoutMadeWithMocks() -> Checkout {
+private func checkoutMadeWithMocks(_ weakMocks: WeakMocks = WeakMocks()) -> Checkout {
   InitializerRegistry.shared.withOverrides {
     $0.register(Gateway.self) { _ in Gateway("mock") }
     $0.register((any Ledger).self) { _ in LiveLedger(kind: "mock") }
-    $0.register(Parent?.self) { _ in keptParent }
-    $0.register((any Delegate)?.self) { _ in keptDelegate }
+    $0.register(Parent?.self) { _ in weakMocks.parent }
+    $0.register((any Delegate)?.self) { _ in weakMocks.delegate }
   } operation: {
     Checkout()
   }
@@ -74,11 +79,12 @@ struct CreationLayerTests {
   init() { production }
 
   @Test func testObjectMadeInsideALayerResolvesWithItAfterTheLayerEnded() {
-    let checkout = checkoutMadeWithMocks()
+    let weakMocks = WeakMocks()
+    let checkout = checkoutMadeWithMocks(weakMocks)
     #expect(checkout.gateway.kind == "mock")
     #expect(checkout.ledger.kind == "mock")
-    #expect(checkout.parent === keptParent)
-    #expect(checkout.delegate === keptDelegate)
+    #expect(checkout.parent === weakMocks.parent)
+    #expect(checkout.delegate === weakMocks.delegate)
   }
 
   @Test func testObjectMadeOutsideLayersResolvesWithTheReadersLayer() {
@@ -144,11 +150,12 @@ struct CreationLayerTests {
     }
     #expect(checkout.parent?.kind == "fresh mock")  // Built, and released after this read.
     #expect(checkout.parent?.kind == "fresh mock")  // Built again, with the object's layer.
+    let kept = Parent("reader's mock")
     InitializerRegistry.shared.withOverrides {
-      $0.register(Parent?.self) { _ in keptParent }
+      $0.register(Parent?.self) { _ in kept }
     } operation: {
       // The reader's layer goes above the object's: its rule wins.
-      #expect(checkout.parent === keptParent)
+      #expect(checkout.parent === kept)
     }
   }
 
