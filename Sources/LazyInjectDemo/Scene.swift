@@ -24,6 +24,9 @@ struct Scene: Sendable {
     Scene(
       name: "weak-coordinator", title: "A weak back-reference to the coordinator",
       run: WeakCoordinatorScene.run),
+    Scene(
+      name: "two-loggers", title: "Two properties of one type, each with its rule",
+      run: TwoLoggersScene.run),
   ]
 
   /// Runs the scene from a clean slate: new serial numbers, no singletons left by earlier scenes.

@@ -128,6 +128,24 @@ int _lazyinject_is_weakly_referenceable(const void *type) {
   return 0;
 }
 
+#define LAZYINJECT_STRUCT_KIND 0x200
+#define LAZYINJECT_ENUM_KIND 0x201
+
+int _lazyinject_type_category(const void *type) {
+  uintptr_t kind = *(const uintptr_t *)type;
+  if (kind == LAZYINJECT_CLASS_KIND || kind > LAZYINJECT_LAST_ENUMERATED_KIND ||
+      kind == LAZYINJECT_FOREIGN_CLASS_KIND || kind == LAZYINJECT_OBJC_CLASS_WRAPPER_KIND) {
+    return LAZYINJECT_CATEGORY_CLASS;
+  }
+  if (kind == LAZYINJECT_STRUCT_KIND || kind == LAZYINJECT_ENUM_KIND) {
+    return LAZYINJECT_CATEGORY_VALUE;
+  }
+  if (kind == LAZYINJECT_EXISTENTIAL_KIND) {
+    return LAZYINJECT_CATEGORY_EXISTENTIAL;
+  }
+  return LAZYINJECT_CATEGORY_OTHER;
+}
+
 const void *_lazyinject_existential_metatype(const void *type) {
   if (*(const uintptr_t *)type != LAZYINJECT_EXISTENTIAL_KIND) {
     return 0;

@@ -24,8 +24,32 @@ struct DemoTests {
       Scene.all.map(\.name) == [
         "boilerplate", "custom-initializer", "container-specific", "singletons", "modules",
         "protocols", "mocks", "coordinators", "news", "session", "weak-coordinator",
+        "two-loggers",
       ])
     #expect(Demo.run(arguments: ["--list"], echo: false) == 0)
+  }
+
+  @Test func testTwoLoggersSceneGivesEachPropertyItsOwnRule() throws {
+    let lines = try lines(of: "two-loggers")
+    #expect(lines.contains("OrdersViewController #1.auditLog is Logger #1, audit;"))
+    #expect(lines.contains("  its debugLog is Logger #2, debug."))
+    #expect(lines.contains("OrdersViewController #2.auditLog is Logger #1, audit;"))
+    #expect(lines.contains("Both screens share one audit trail: true."))
+    #expect(
+      lines.contains(
+        "RefundsViewController #1.auditLog is refund audit of RefundsViewController #1."))
+    #expect(lines.contains("Its debugLog is still the type's: debug."))
+    #expect(
+      lines.contains {
+        $0.hasPrefix(
+          "  LazyInjectDemo.Logger for LazyInjectDemo.OrdersViewController.auditLog, singleton scope"
+        )
+      })
+    #expect(
+      lines.contains {
+        $0.hasPrefix(
+          "  Result for LazyInjectDemo.OrdersViewController.auditLog: its property rule, singleton")
+      })
   }
 
   @Test func testUnknownSceneFails() {

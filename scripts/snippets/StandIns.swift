@@ -18,6 +18,8 @@ class UsersViewController: UIViewController {
   @Lazy var requestManager: RequestManager
   @Lazy var progressViewService: ProgressViewService
   @Lazy var analytics: any Analytics
+  @Lazy var auditLog: Logger
+  @Lazy var debugLog: Logger
 
   func loadResources() {
     resourceLoader.loadResources()
@@ -75,6 +77,27 @@ nonisolated class RequestManager {
 nonisolated final class MockRequestManager: RequestManager {
   private(set) var requests: [String] = []
   override func request(_ path: String) { requests.append(path) }
+}
+
+nonisolated final class Logger: Sendable {
+  let category: String
+  init(category: String) { self.category = category }
+  init(category: String, owner: AnyObject) { self.category = category }
+  func log(_ message: String) {}
+}
+
+nonisolated protocol Tracking: AnyObject, Sendable {
+  func track(_ event: String)
+}
+
+nonisolated protocol Reporting: AnyObject, Sendable {
+  func weeklyReport() -> String
+}
+
+nonisolated final class SharedAnalytics: Tracking, Reporting {
+  init() {}
+  func track(_ event: String) {}
+  func weeklyReport() -> String { "" }
 }
 
 nonisolated final class UserProfile: Sendable {

@@ -3,7 +3,7 @@
 // UIKit's view classes are. Only what the examples use; scripts/check-snippets imports it in
 // every block.
 
-import Foundation
+@_exported import Foundation  // As UIKit does: `import UIKit` brings Foundation.
 
 /// UIKit's `UIResponder`.
 @MainActor

@@ -1,6 +1,6 @@
 extension InitializerRegistry {
   /// A registration that replaced an earlier one for the same property type and container class
-  /// in the same registry or override layer.
+  /// (or, for a rule of one property, the same key path) in the same registry or override layer.
   ///
   /// The later registration always wins; this report exists because a duplicate is usually a
   /// mistake, such as a module installed twice.
@@ -32,8 +32,9 @@ extension InitializerRegistry {
     private static let reportedPairs = Protected<Set<String>>([])
   }
 
-  /// Called when a registration replaces another for the same property type and container class;
-  /// by default writes a warning to standard error once per pair of registration sites.
+  /// Called when a registration replaces another for the same property type and container class
+  /// (or the same key path); by default writes a warning to standard error once per pair of
+  /// registration sites.
   ///
   /// ```swift
   /// registry.duplicateRegistrationHandler = { duplicate in

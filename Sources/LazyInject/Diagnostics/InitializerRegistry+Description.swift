@@ -2,13 +2,19 @@ extension InitializerRegistry: CustomStringConvertible {
   /// Every registration, grouped by property type; types, then containers, in name order.
   ///
   /// ```text
-  /// InitializerRegistry, 3 registrations
+  /// InitializerRegistry, 5 registrations
+  /// any MyApp.Tracking
+  ///   root default: forwarded to MyApp.SharedAnalytics (AnalyticsInitializers.swift:5)
+  /// MyApp.Logger
+  ///   for MyApp.UsersViewController.auditLog: unique scope (LoggerInitializers.swift:4)
   /// MyApp.RequestManager
   ///   root default: singleton scope (NetworkInitializers.swift:4)
   /// MyApp.ResourceLoader
   ///   in MyApp.ProjectsViewController: unique scope (LoaderInitializers.swift:14)
   ///   in MyApp.UsersViewController: unique scope (LoaderInitializers.swift:12)
   /// ```
+  ///
+  /// Rules for one property come before the type's rules, as a resolution tries them.
   public var description: String {
     // Only references are copied under the lock; names are built and sorted after unlocking.
     let registrations = withState { table.allRegistrations }
@@ -18,11 +24,11 @@ extension InitializerRegistry: CustomStringConvertible {
     for property in byProperty.keys.sorted() {
       lines.append(property)
       let sorted = byProperty[property]!.sorted {
-        ($0.containerTypeName ?? "") < ($1.containerTypeName ?? "")
+        ($0.isPropertyRule ? 0 : 1, $0.containerTypeName ?? "", $0.subject)
+          < ($1.isPropertyRule ? 0 : 1, $1.containerTypeName ?? "", $1.subject)
       }
       for rule in sorted {
-        let container = rule.containerTypeName.map { "in \($0)" } ?? "root default"
-        lines.append("  \(container): \(rule.scope!) scope\(rule.details)")
+        lines.append("  \(rule.subject): \(rule.what)\(rule.details)")
       }
     }
     return lines.joined(separator: "\n")

@@ -16,7 +16,19 @@ extension InitializerRegistry {
   ///
   /// Override layers active on the calling task are included, in the order a resolution searches
   /// them: each layer's own rules, innermost first, then the rules registered while they are in
-  /// force, then the registry.
+  /// force, then the registry. In each, rules for one property (registered with a key path) come
+  /// first, each for its property only, then the type's rules:
+  ///
+  /// ```text
+  /// How LazyInject resolves MyApp.Logger for MyApp.UsersViewController:
+  /// Registry:
+  ///   MyApp.UsersViewController.auditLog: registered for this property, unique scope (Loggers.swift:4) <- used for it
+  ///   MyApp.UsersViewController: no registration
+  ///   MyApp.ViewController: no registration
+  ///   root default: registered, unique scope (Loggers.swift:7) <- used
+  /// Result for MyApp.UsersViewController.auditLog: its property rule, unique scope (Loggers.swift:4).
+  /// Result for every other property: the root default, unique scope (Loggers.swift:7).
+  /// ```
   public func explain<Property, Container: AnyObject>(
     _ propertyType: Property.Type, in containerType: Container.Type
   ) -> String {
@@ -24,18 +36,34 @@ extension InitializerRegistry {
       "How LazyInject resolves \(typeName(propertyType)) for \(typeName(containerType)):"
     ]
     var result: AnyRegistration?
+    var propertyResults: [(property: String, rule: Rule)] = []
     for layer in searchedRegistries {
       lines.append("\(layer.layerTitle):")
-      let (visited, found) = layer.withState {
-        layer.table.search(propertyType, in: containerType)
+      let (visited, found, propertyRules) = layer.withState {
+        let (visited, found) = layer.table.search(propertyType, in: containerType)
+        return (visited, found, layer.table.propertyRules(for: propertyType, in: containerType))
       }
       // A rule of this layer is used, or shadowed by the rule of a layer above it.
       let use =
         result.map { ", shadowed by \($0.source.layer.name)" } ?? " <- used"
-      for visitedClass in visited {
-        let matched = found?.containerType.map { $0 == visitedClass } ?? false
+      for ancestor in RuleTable.ancestry(of: containerType) {
+        for propertyRule in propertyRules where propertyRule.containerType == ancestor {
+          let rule = propertyRule.rule
+          let property = rule.property(of: typeName(ancestor))
+          let shadowing =
+            result?.source.layer.name
+            ?? propertyResults.first { $0.property == property }?.rule.layerName
+          lines.append(
+            "  \(property): \(Self.registered(propertyRule, forOneProperty: true))"
+              + (shadowing.map { ", shadowed by \($0)" } ?? " <- used for it"))
+          if shadowing == nil {
+            propertyResults.append((property, rule))
+          }
+        }
+        guard visited.contains(where: { $0 == ancestor }) else { continue }
+        let matched = found?.containerType.map { $0 == ancestor } ?? false
         lines.append(
-          "  \(typeName(visitedClass)): "
+          "  \(typeName(ancestor)): "
             + (matched ? "\(Self.registered(found!))\(use)" : "no registration"))
       }
       if let found, found.containerType == nil {
@@ -47,14 +75,27 @@ extension InitializerRegistry {
         result = found
       }
     }
-    lines.append("Result: " + Self.outcome(result, propertyType, containerType))
+    let outcome = Self.outcome(result, propertyType, containerType)
+    guard !propertyResults.isEmpty else {
+      lines.append("Result: \(outcome)")
+      return lines.joined(separator: "\n")
+    }
+    for (property, rule) in propertyResults {
+      let layer = rule.overrideDepth == 0 ? "" : " in \(rule.layerName)"
+      lines.append(
+        "Result for \(property): its property rule\(layer), \(rule.what)\(rule.details).")
+    }
+    lines.append("Result for every other property: \(outcome)")
     return lines.joined(separator: "\n")
   }
 
-  private static func registered(_ registration: AnyRegistration) -> String {
+  private static func registered(_ registration: AnyRegistration, forOneProperty: Bool = false)
+    -> String
+  {
     let rule = registration.rule
     let layer = rule.overrideDepth > 0 ? " in \(registration.source.layer.name)" : ""
-    return "registered\(layer), \(registration.scope) scope\(rule.details)"
+    let property = forOneProperty ? " for this property" : ""
+    return "registered\(layer)\(property), \(rule.what)\(rule.details)"
   }
 
   private static func outcome(
@@ -62,10 +103,10 @@ extension InitializerRegistry {
   ) -> String {
     if let rule = registration?.rule {
       guard let owner = rule.containerTypeName else {
-        return "the root default, \(rule.scope!) scope\(rule.details)."
+        return "the root default, \(rule.what)\(rule.details)."
       }
       let inherited = owner == typeName(container) ? "" : ", inherited by \(typeName(container))"
-      return "the registration for \(owner)\(inherited), \(rule.scope!) scope\(rule.details)."
+      return "the registration for \(owner)\(inherited), \(rule.what)\(rule.details)."
     }
     if let optional = property as? any _OptionalDependency.Type {
       return "no registration for \(typeName(property)); the rules of"

@@ -30,8 +30,8 @@ extension InitializerRegistry {
   }
 
   /// The express plan, when the fast path is on (no override layer was ever made, no tracer is
-  /// set, the automatic modules are installed) and the pair's registration is its pin and is
-  /// `.unique` or keeps an object; else `.general`.
+  /// set, the automatic modules are installed), no property rule applies to the pair, and the
+  /// pair's registration is its pin and is `.unique` or keeps an object; else `.general`.
   ///
   /// One lock, no task-local read, no copies of the tracer or the layers. The shared registry
   /// also records the plan in the `ExpressTable`, where later first reads of the pair find it
@@ -45,7 +45,7 @@ extension InitializerRegistry {
     return lock.withLock {
       guard case .installed = automaticModules, tracerStorage == nil else { return .general }
       let match = table.probe(for: propertyType, in: type(of: container))
-      guard match.isPinned, let found = match.registration else { return .general }
+      guard match.isExpress, let found = match.registration else { return .general }
       // Other kept instances (structs, weak ones) take the general path, which casts them.
       let plan: ExpressPlan = found._withUnsafeGuaranteedRef { registration in
         if let object = registration.singletonObject {

@@ -66,30 +66,27 @@ extension Lazy {
     unsafeBitCast(_slot, to: UInt.self)
   }
 
-  /// Puts the word `raw`, a retained box or 0 to empty the slot, in the slot.
+  /// Puts the word `raw`, a retained box or 0 to empty the slot, in the slot of `container`.
   ///
   /// What it replaces is released after unlocking. Assigning and resetting both come here.
   @inlinable
-  internal static func _store<Container: AnyObject>(
-    _ raw: UInt, in container: Container,
-    _ storageKeyPath: ReferenceWritableKeyPath<Container, Lazy>
-  ) {
+  internal static func _store(_ raw: UInt, in container: AnyObject, slot: _LazySlot) {
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     SlotLock.lock(object)
-    let replaced = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) {
-      _LazySlot($0).exchange(with: raw)
-    }
+    let replaced = slot.exchange(with: raw)
     SlotLock.unlock(object)
     _FirstRead.didReplace(replaced)
   }
 
-  /// Whether the property holds a value, and the rule that produced it (nil if assigned).
-  internal static func _state<Container: AnyObject>(
-    in container: Container, _ storageKeyPath: ReferenceWritableKeyPath<Container, Lazy>
-  ) -> (isResolved: Bool, rule: InitializerRegistry.Rule?) {
+  /// Whether the slot of `container` holds a value, and the rule that produced it (nil if
+  /// assigned).
+  internal static func _state(in container: AnyObject, slot: _LazySlot)
+    -> (isResolved: Bool, rule: InitializerRegistry.Rule?)
+  {
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     SlotLock.lock(object)
-    let content = container[keyPath: storageKeyPath]._slot
+    // Retained under the lock: another thread may replace and release it once unlocked.
+    let content = slot.address.assumingMemoryBound(to: AnyObject?.self).pointee
     SlotLock.unlock(object)
     switch content {
     case nil:

@@ -109,27 +109,38 @@ public struct Lazy<Value> {
           return value
         }
       }
-      // The slot is a stored property of a class: its address is fixed while the object lives.
       // Taken here, where the key path folds into a field access, the read goes on out of line
       // without the key path (passing that would build a key path object on every read).
-      let slot = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) {
-        _LazySlot($0)
-      }
-      return _read(container, slot: slot, raw: raw, marker: marker)
+      return _read(container, slot: _slot(of: container, storageKeyPath), raw: raw, marker: marker)
     }
     set {
       _store(
-        _word(for: newValue, origin: nil, isPinned: false), in: container, storageKeyPath)
+        _word(for: newValue, origin: nil, isPinned: false), in: container,
+        slot: _slot(of: container, storageKeyPath))
     }
   }
 
   /// The projection of the property of `container`; the compiler calls it for `container.$name`.
+  ///
+  /// Reads nothing of the object: a property rule applies a key path to the projection to tell
+  /// which property it names (see `PropertyTarget`).
   public static subscript<Container: AnyObject>(
     _enclosingInstance container: Container,
     projected projectedKeyPath: KeyPath<Container, LazyProjection<Value>>,
     storage storageKeyPath: ReferenceWritableKeyPath<Container, Lazy>
   ) -> LazyProjection<Value> {
-    LazyProjection(container: container, storage: storageKeyPath)
+    LazyProjection(container: container, slot: _slot(of: container, storageKeyPath))
+  }
+
+  /// The slot of the property of `container` stored at `storageKeyPath`.
+  ///
+  /// The slot is a stored property of a class: its address is fixed while the object lives.
+  @inlinable
+  @inline(__always)
+  internal static func _slot<Container: AnyObject>(
+    of container: Container, _ storageKeyPath: ReferenceWritableKeyPath<Container, Lazy>
+  ) -> _LazySlot {
+    withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) { _LazySlot($0) }
   }
 
   /// The read of the slot of `container` when the getter found no value it reads inline: a

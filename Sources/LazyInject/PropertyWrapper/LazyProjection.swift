@@ -8,33 +8,36 @@
 /// screen.$resourceLoader.reset()            // the next read resolves again
 /// ```
 ///
+/// A key path to the projection, such as `\UsersViewController.$auditLog`, names the property
+/// in a rule for that property alone (see <doc:RegisteringInitializers#Rules-for-one-property>).
+///
 /// A projection holds its object strongly; keep it only as long as you need it.
 public struct LazyProjection<Value> {
-  private let read: () -> (isResolved: Bool, rule: InitializerRegistry.Rule?)
-  private let clear: () -> Void
+  /// The object whose property this is.
+  internal let container: AnyObject
+  /// The property's slot in `container`, at a fixed address while `container` lives.
+  internal let slot: _LazySlot
 
-  internal init<Container: AnyObject>(
-    container: Container, storage: ReferenceWritableKeyPath<Container, Lazy<Value>>
-  ) {
-    read = { Lazy._state(in: container, storage) }
-    clear = { Lazy._store(0, in: container, storage) }
+  internal init(container: AnyObject, slot: _LazySlot) {
+    self.container = container
+    self.slot = slot
   }
 
   /// Whether the property holds a value, resolved or assigned.
   public var isResolved: Bool {
-    read().isResolved
+    Lazy<Value>._state(in: container, slot: slot).isResolved
   }
 
   /// The rule that produced the current value; nil if the property is unresolved or its value
   /// was assigned.
   public var rule: InitializerRegistry.Rule? {
-    read().rule
+    Lazy<Value>._state(in: container, slot: slot).rule
   }
 
   /// Drops the current value: the next read resolves again, with the rules in force then.
   ///
   /// Like assigning, resetting is a mutation of the object and must not race with reads.
   public func reset() {
-    clear()
+    Lazy<Value>._store(0, in: container, slot: slot)
   }
 }

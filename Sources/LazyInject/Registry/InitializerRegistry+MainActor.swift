@@ -42,11 +42,7 @@ extension InitializerRegistry {
   ) {
     add(
       propertyType, container: containerType, scope: scope, fileID: fileID, line: line,
-      isMainActor: true,
-      make: { [initializer = anywhere(initializer)] sender in
-        try checkMainActor()
-        return try initializer(unsafeDowncast(sender, to: Container.self))
-      })
+      isMainActor: true, make: onMainActor(initializer))
   }
 
   /// Registers the main-actor root default for `propertyType`: how to build it, on the main
@@ -74,10 +70,18 @@ extension InitializerRegistry {
   ) {
     add(
       propertyType, container: nil, scope: scope, fileID: fileID, line: line, isMainActor: true,
-      make: { [initializer = anywhere(initializer)] sender in
-        try checkMainActor()
-        return try initializer(sender)
-      })
+      make: onMainActor(initializer))
+  }
+}
+
+/// The make function of a main-actor registration: checks that it runs on the main actor, then
+/// calls `initializer` with the sender as its class.
+internal func onMainActor<Container: AnyObject, Property>(
+  _ initializer: @escaping @MainActor (Container) throws -> Property
+) -> @Sendable (AnyObject) throws -> Property {
+  { [initializer = anywhere(initializer)] sender in
+    try checkMainActor()
+    return try initializer(unsafeDowncast(sender, to: Container.self))
   }
 }
 

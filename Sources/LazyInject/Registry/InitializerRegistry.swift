@@ -72,10 +72,14 @@ public final class InitializerRegistry: Sendable {
   internal let isInForce: Bool
 
   /// The registry an override layer overrides; nil for a registry.
-  private let overridden: ObjectIdentifier?
+  private let overridden: InitializerRegistry?
 
-  /// The registry itself, or for an override layer, the registry it overrides.
-  internal var root: ObjectIdentifier { overridden ?? ObjectIdentifier(self) }
+  /// The registry itself, or for an override layer, the registry it overrides: where a
+  /// resolution that sees every layer in force starts.
+  internal var baseRegistry: InitializerRegistry { overridden ?? self }
+
+  /// The identity of `baseRegistry`.
+  internal var root: ObjectIdentifier { ObjectIdentifier(baseRegistry) }
 
   /// Creates an empty registry, independent of ``shared``.
   ///
@@ -102,7 +106,7 @@ public final class InitializerRegistry: Sendable {
     automaticModules = .installed
     overrideDepth = depth
     self.isInForce = isInForce
-    overridden = ObjectIdentifier(base)
+    overridden = base
     duplicateHandler = base.withState { base.duplicateHandler }
   }
 
@@ -159,7 +163,7 @@ public final class InitializerRegistry: Sendable {
   ///
   /// As for ``register(_:in:scope:fileID:line:_:)``, the initializer runs on whichever thread
   /// reads the property: register main-actor types with
-  /// ``registerOnMainActor(_:scope:fileID:line:_:)``.
+  /// ``registerOnMainActor(_:scope:fileID:line:_:)-(Property.Type,_,_,_,_)``.
   ///
   /// - Parameters:
   ///   - propertyType: The type of the `@Lazy` property.
@@ -201,7 +205,7 @@ public final class InitializerRegistry: Sendable {
 
   /// Applies `body` to the rules of every registry in `changeTargets`; what it removes is
   /// released after unlocking (a singleton's deinit may resolve).
-  private func change<Removed>(_ body: (inout RuleTable) -> Removed) {
+  internal func change<Removed>(_ body: (inout RuleTable) -> Removed) {
     for target in changeTargets {
       let removed = target.withStateChange { body(&target.table) }
       withExtendedLifetime(removed) {}
@@ -238,19 +242,27 @@ public final class InitializerRegistry: Sendable {
     return [layer.registry, layer.inForce]
   }
 
+  /// Adds a registration to `registrationTarget`: of `propertyType` for `container` (nil: the
+  /// root default), or for one property (`property`, whose root class is the container); a
+  /// forward to `forwardTarget`.
   internal func add<Property>(
-    _ propertyType: Property.Type, container: AnyClass?, scope: Scope, fileID: StaticString,
-    line: UInt, isMainActor: Bool, make: @escaping @Sendable (AnyObject) throws -> Property
+    _ propertyType: Property.Type, container: AnyClass?, property: PropertyTarget? = nil,
+    forwardTarget: Any.Type? = nil, scope: Scope, fileID: StaticString, line: UInt,
+    isMainActor: Bool, make: @escaping @Sendable (AnyObject) throws -> Property
   ) {
     let target = registrationTarget
     let module = ModuleInstallation.current
     let registration = Registration(
-      containerType: container, scope: scope, fileID: fileID, line: line,
-      layer: RuleSource.Layer(target), isMainActor: isMainActor, moduleName: module?.name,
+      source: RuleSource(
+        propertyType: propertyType, containerType: property?.rootClass ?? container, scope: scope,
+        fileID: fileID, line: line, layer: RuleSource.Layer(target), isMainActor: isMainActor,
+        moduleName: module?.name, property: property, forwardTarget: forwardTarget),
       make: make)
     let (replaced, handler) = target.withStateChange {
       (
-        target.table.insert(registration, property: propertyType, container: container),
+        property.map {
+          target.table.insert(registration, property: propertyType, keyPath: $0.keyPath)
+        } ?? target.table.insert(registration, property: propertyType, container: container),
         target.duplicateHandler
       )
     }

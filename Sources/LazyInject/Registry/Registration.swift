@@ -59,6 +59,10 @@ internal final class RuleSource: Sendable {
   let isMainActor: Bool
   /// The module that made the registration, with its condition, if any.
   let moduleName: String?
+  /// For a property rule, its property; nil for a rule of every property of the type.
+  let property: PropertyTarget?
+  /// For a forward, the type it resolves instead.
+  let forwardTarget: Any.Type?
 
   /// The registry, or an override layer, with the part of it the registration belongs to.
   struct Layer: Sendable {
@@ -81,8 +85,11 @@ internal final class RuleSource: Sendable {
 
   init(
     propertyType: Any.Type, containerType: AnyClass?, scope: InitializerRegistry.Scope,
-    fileID: StaticString, line: UInt, layer: Layer, isMainActor: Bool, moduleName: String?
+    fileID: StaticString, line: UInt, layer: Layer, isMainActor: Bool, moduleName: String?,
+    property: PropertyTarget?, forwardTarget: Any.Type?
   ) {
+    self.property = property
+    self.forwardTarget = forwardTarget
     self.propertyType = propertyType
     self.containerType = containerType
     self.scope = scope
@@ -98,8 +105,11 @@ internal final class RuleSource: Sendable {
   var rule: InitializerRegistry.Rule {
     InitializerRegistry.Rule(
       propertyTypeName: typeName(propertyType), containerTypeName: containerType.map(typeName),
-      scope: scope, fileID: "\(fileID)", line: Int(line), overrideDepth: layer.depth,
-      isRegisteredInForce: layer.isInForce, isMainActor: isMainActor, moduleName: moduleName)
+      isPropertyRule: property != nil, propertyName: property?.propertyName,
+      propertyCandidates: property?.candidateNames ?? [],
+      forwardTargetTypeName: forwardTarget.map(typeName), scope: scope, fileID: "\(fileID)",
+      line: Int(line), overrideDepth: layer.depth, isRegisteredInForce: layer.isInForce,
+      isMainActor: isMainActor, moduleName: moduleName)
   }
 }
 
@@ -112,16 +122,9 @@ internal final class Registration<Property>: AnyRegistration, @unchecked Sendabl
   @usableFromInline
   let make: @Sendable (AnyObject) throws -> Property
 
-  init(
-    containerType: AnyClass?, scope: InitializerRegistry.Scope, fileID: StaticString, line: UInt,
-    layer: RuleSource.Layer, isMainActor: Bool, moduleName: String?,
-    make: @escaping @Sendable (AnyObject) throws -> Property
-  ) {
+  init(source: RuleSource, make: @escaping @Sendable (AnyObject) throws -> Property) {
     self.make = make
-    super.init(
-      source: RuleSource(
-        propertyType: Property.self, containerType: containerType, scope: scope, fileID: fileID,
-        line: line, layer: layer, isMainActor: isMainActor, moduleName: moduleName))
+    super.init(source: source)
   }
 
   /// Builds a value for `container` with the initializer, with no lock of LazyInject held; an

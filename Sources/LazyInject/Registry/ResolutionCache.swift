@@ -14,6 +14,7 @@ internal struct ResolutionCache {
     let registration: Unmanaged<AnyRegistration>?
     let isObserved: Bool
     let isPinned: Bool
+    let hasPropertyRules: Bool
     let defaultInitializable: (any DefaultInitializable.Type)?
 
     init(property: ObjectIdentifier, container: ObjectIdentifier, match: RuleTable.Match) {
@@ -22,13 +23,15 @@ internal struct ResolutionCache {
       registration = match.registration.map { Unmanaged.passUnretained($0) }
       isObserved = match.isObserved
       isPinned = match.isPinned
+      hasPropertyRules = match.hasPropertyRules
       defaultInitializable = match.defaultInitializable
     }
 
     var match: RuleTable.Match {
       RuleTable.Match(
         registration: registration?.takeUnretainedValue(), isObserved: isObserved,
-        defaultInitializable: defaultInitializable, isPinned: isPinned)
+        defaultInitializable: defaultInitializable, isPinned: isPinned,
+        hasPropertyRules: hasPropertyRules)
     }
   }
 
@@ -43,15 +46,16 @@ internal struct ResolutionCache {
     entry(property: property, container: container)?.match
   }
 
-  /// The cached registration and flags, without retaining the registration.
+  /// The cached registration and flags, without retaining the registration; `isExpress`: the
+  /// registration is the pair's pin and no property rule applies to the pair.
   ///
   /// Nil when the pair was not seen since the last change. For the express path, which retains
   /// only what it uses.
   func probe(property: ObjectIdentifier, container: ObjectIdentifier)
-    -> (registration: Unmanaged<AnyRegistration>?, isObserved: Bool, isPinned: Bool)?
+    -> (registration: Unmanaged<AnyRegistration>?, isObserved: Bool, isExpress: Bool)?
   {
     entry(property: property, container: container).map {
-      ($0.registration, $0.isObserved, $0.isPinned)
+      ($0.registration, $0.isObserved, $0.isPinned && !$0.hasPropertyRules)
     }
   }
 

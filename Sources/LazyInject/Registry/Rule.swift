@@ -14,7 +14,29 @@ extension InitializerRegistry {
     public let propertyTypeName: String
 
     /// The container class the rule is registered for; nil for a root default and for `init()`.
+    ///
+    /// For a rule of one property, the root class of its key path.
     public let containerTypeName: String?
+
+    /// Whether the rule is for one property, registered with the key path to its projected value
+    /// (`\UsersViewController.$auditLog`), rather than for every property of its type.
+    public let isPropertyRule: Bool
+
+    /// For a rule of one property, the property's name as declared, as in `"auditLog"`; nil for
+    /// a rule of a type.
+    ///
+    /// Known once the rule has served a first read or ``InitializerRegistry/validate(_:)`` of
+    /// an object of its class, or from the start when the class has one `@Lazy` property of the
+    /// type: until then, a class with several has nil here.
+    public let propertyName: String?
+
+    /// The root class's `@Lazy` properties of the type, which a property rule whose property is
+    /// not yet known may name.
+    internal let propertyCandidates: [String]
+
+    /// For a forward (``InitializerRegistry/forward(_:to:fileID:line:)``), the type it resolves
+    /// instead, as in `"MyApp.SharedAnalytics"`; nil for any other rule.
+    public let forwardTargetTypeName: String?
 
     /// The scope of the registration; nil for `init()`.
     public let scope: Scope?
@@ -48,15 +70,48 @@ extension InitializerRegistry {
     /// Whether the rule is a root default, serving every container.
     public var isRootDefault: Bool { scope != nil && containerTypeName == nil }
 
-    /// `"ResourceLoader in UsersViewController, unique scope (Initializers.swift:12)"`.
+    /// `"ResourceLoader in UsersViewController, unique scope (Initializers.swift:12)"`,
+    /// `"Logger for UsersViewController.auditLog, singleton scope (Loggers.swift:4)"` or
+    /// `"any Tracking root default, forwarded to SharedAnalytics (Analytics.swift:9)"`.
     public var description: String {
-      guard let scope else {
+      guard scope != nil else {
         return "\(propertyTypeName).init() (DefaultInitializable)"
       }
-      let container = containerTypeName.map { "in \($0)" } ?? "root default"
       let inForce = isRegisteredInForce ? " (in force)" : ""
       let layer = overrideDepth == 0 ? "" : ", override layer \(overrideDepth)\(inForce)"
-      return "\(propertyTypeName) \(container), \(scope) scope\(layer)\(details)"
+      return "\(propertyTypeName) \(subject), \(what)\(layer)\(details)"
+    }
+
+    /// What the rule serves: `"in UsersViewController"`, `"root default"`, or
+    /// `"for UsersViewController.auditLog"`.
+    internal var subject: String {
+      guard isPropertyRule, let containerTypeName else {
+        return containerTypeName.map { "in \($0)" } ?? "root default"
+      }
+      return "for \(property(of: containerTypeName))"
+    }
+
+    /// `"UsersViewController.auditLog"`, or while the property is not yet known, `"one property
+    /// of UsersViewController (auditLog or debugLog: told apart at its first read)"`.
+    internal func property(of owner: String) -> String {
+      if let propertyName {
+        return "\(owner).\(propertyName)"
+      }
+      let candidates =
+        propertyCandidates.isEmpty
+        ? "" : " (\(propertyCandidates.joined(separator: " or ")): told apart at its first read)"
+      return "one property of \(owner)\(candidates)"
+    }
+
+    /// `"unique scope"`, or for a forward, `"forwarded to SharedAnalytics"`.
+    internal var what: String {
+      forwardTargetTypeName.map { "forwarded to \($0)" } ?? "\(scope.map { "\($0)" } ?? "no") scope"
+    }
+
+    /// `"the registry"`, `"override layer 2"` or `"override layer 2 (in force)"`.
+    internal var layerName: String {
+      guard overrideDepth > 0 else { return "the registry" }
+      return "override layer \(overrideDepth)" + (isRegisteredInForce ? " (in force)" : "")
     }
 
     /// `", main actor, module MyApp.LoaderInitializers (LoaderInitializers.swift:12)"`: what
@@ -69,8 +124,9 @@ extension InitializerRegistry {
 
     internal static func defaultInitializer(of property: Any.Type) -> Rule {
       Rule(
-        propertyTypeName: typeName(property), containerTypeName: nil, scope: nil, fileID: nil,
-        line: nil, overrideDepth: 0, isRegisteredInForce: false, isMainActor: false,
+        propertyTypeName: typeName(property), containerTypeName: nil, isPropertyRule: false,
+        propertyName: nil, propertyCandidates: [], forwardTargetTypeName: nil, scope: nil,
+        fileID: nil, line: nil, overrideDepth: 0, isRegisteredInForce: false, isMainActor: false,
         moduleName: nil)
     }
   }

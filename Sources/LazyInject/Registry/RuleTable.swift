@@ -6,6 +6,9 @@ internal struct RuleTable {
   /// Registrations by property type, then by container class (nil: the root default).
   private(set) var registrations: [ObjectIdentifier: [ObjectIdentifier?: AnyRegistration]] = [:]
 
+  /// Property rules by property type, then by key path (whose equality includes its root).
+  private var propertyRules: [ObjectIdentifier: [AnyKeyPath: AnyRegistration]] = [:]
+
   /// The most specific registration, or nil for none, by (property type, container class).
   ///
   /// Emptied on every change, so no resolution sees a stale rule.
@@ -44,10 +47,33 @@ internal struct RuleTable {
     return removed
   }
 
-  mutating func removeAll() -> [ObjectIdentifier: [ObjectIdentifier?: AnyRegistration]] {
+  /// Adds the property rule `registration`; returns the one it replaces for the same key path.
+  mutating func insert(_ registration: AnyRegistration, property: Any.Type, keyPath: AnyKeyPath)
+    -> AnyRegistration?
+  {
     invalidate()
-    defer { registrations.removeAll() }
-    return registrations
+    return propertyRules[ObjectIdentifier(property), default: [:]].updateValue(
+      registration, forKey: keyPath)
+  }
+
+  /// Removes the property rule for `keyPath`.
+  mutating func remove(property: Any.Type, keyPath: AnyKeyPath) -> AnyRegistration? {
+    invalidate()
+    let propertyKey = ObjectIdentifier(property)
+    let removed = propertyRules[propertyKey]?.removeValue(forKey: keyPath)
+    if propertyRules[propertyKey]?.isEmpty == true {
+      propertyRules.removeValue(forKey: propertyKey)
+    }
+    return removed
+  }
+
+  mutating func removeAll() -> [AnyRegistration] {
+    invalidate()
+    defer {
+      registrations.removeAll()
+      propertyRules.removeAll()
+    }
+    return allRegistrations
   }
 
   /// Empties the cache. (The registry empties the express table, made from it, in
@@ -66,6 +92,9 @@ internal struct RuleTable {
     var defaultInitializable: (any DefaultInitializable.Type)?
     /// Whether the rule this match yields (the registration, else `init()`) is the pair's pin.
     var isPinned: Bool
+    /// Whether a property rule applies to some property of the pair: a first read must then
+    /// tell which property it reads (`propertyRules(for:in:)`), and takes the general path.
+    var hasPropertyRules: Bool
   }
 
   /// The most specific registration for `property` in a container of class `containerClass`:
@@ -90,15 +119,19 @@ internal struct RuleTable {
     }
     let match = Match(
       registration: found, isObserved: containerClass is any InjectionObserving.Type,
-      defaultInitializable: defaultInitializable, isPinned: isPinned)
+      defaultInitializable: defaultInitializable, isPinned: isPinned,
+      hasPropertyRules: !propertyRules(for: property, in: containerClass).isEmpty)
     cache.insert(match, property: propertyKey, container: containerKey)
     return match
   }
 
   /// The cached registration and flags for `property` in `containerClass`, the registration
   /// unretained (the table keeps it while its lock is held); searched and cached on a miss.
+  ///
+  /// `isExpress`: whether the registration is the pair's pin and no property rule applies to
+  /// the pair.
   mutating func probe(for property: Any.Type, in containerClass: AnyClass)
-    -> (registration: Unmanaged<AnyRegistration>?, isObserved: Bool, isPinned: Bool)
+    -> (registration: Unmanaged<AnyRegistration>?, isObserved: Bool, isExpress: Bool)
   {
     let propertyKey = ObjectIdentifier(property)
     let containerKey = ObjectIdentifier(containerClass)
@@ -106,7 +139,23 @@ internal struct RuleTable {
       return cached
     }
     let match = rule(for: property, in: containerClass)
-    return (match.registration.map { .passUnretained($0) }, match.isObserved, match.isPinned)
+    return (
+      match.registration.map { .passUnretained($0) }, match.isObserved,
+      match.isPinned && !match.hasPropertyRules
+    )
+  }
+
+  /// The property rules for `property` whose root is `containerClass` or one of its
+  /// superclasses, nearest root first.
+  func propertyRules(for property: Any.Type, in containerClass: AnyClass) -> [AnyRegistration] {
+    guard let byKeyPath = propertyRules[ObjectIdentifier(property)] else { return [] }
+    let ancestry = Self.ancestry(of: containerClass).map(ObjectIdentifier.init)
+    return byKeyPath.values.compactMap { registration in
+      registration.containerType.flatMap { root in
+        ancestry.firstIndex(of: ObjectIdentifier(root)).map { (registration, $0) }
+      }
+    }
+    .sorted { $0.1 < $1.1 }.map(\.0)
   }
 
   /// The pin of `property` in `containerClass`, if a resolution set one.
@@ -136,18 +185,26 @@ internal struct RuleTable {
   /// The registrations for `property`, in no particular order.
   ///
   /// O(their number): callers sort and describe them after unlocking.
+  ///
+  /// Property rules included.
   func registrations(for property: Any.Type) -> [AnyRegistration] {
-    registrations[ObjectIdentifier(property)].map { Array($0.values) } ?? []
+    let key = ObjectIdentifier(property)
+    return (registrations[key].map { Array($0.values) } ?? [])
+      + (propertyRules[key].map { Array($0.values) } ?? [])
   }
 
-  /// The property types with a registration, in no particular order.
+  /// The property types with a registration (a property rule included), in no particular order.
   var propertyTypes: [Any.Type] {
-    registrations.values.compactMap { $0.values.first?.propertyType }
+    var types: [ObjectIdentifier: Any.Type] = [:]
+    for registration in allRegistrations {
+      types[ObjectIdentifier(registration.propertyType)] = registration.propertyType
+    }
+    return Array(types.values)
   }
 
-  /// Every registration, in no particular order.
+  /// Every registration, property rules included, in no particular order.
   var allRegistrations: [AnyRegistration] {
-    registrations.values.flatMap(\.values)
+    registrations.values.flatMap(\.values) + propertyRules.values.flatMap(\.values)
   }
 
   /// `containerClass` and its superclasses, nearest first.

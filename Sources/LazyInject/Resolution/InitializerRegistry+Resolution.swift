@@ -142,7 +142,7 @@ extension InitializerRegistry {
     of propertyType: Property.Type, for container: AnyObject,
     frame: UnsafeMutablePointer<ResolutionFrame>, outcome: inout Outcome, trace: inout Trace
   ) throws -> Property {
-    let lookup = lookUp(propertyType, in: type(of: container))
+    let lookup = try lookUp(propertyType, in: container, slot: frame.pointee.slot)
     outcome.isObserved = lookup.isObserved
     trace.tracer = lookup.tracer
     if trace.tracer != nil && trace.start == 0 {
@@ -191,7 +191,7 @@ extension InitializerRegistry {
   internal struct NoRule: Error {}
 
   /// What a resolution uses: the matching registration and the registry that owns it (the
-  /// innermost override layer that has one, else this registry), and the tracer.
+  /// first searched that has one, see `lookUp`), and the tracer.
   private struct Lookup {
     var registration: AnyRegistration?
     var owner: InitializerRegistry
@@ -205,7 +205,16 @@ extension InitializerRegistry {
     var layers: [OverrideLayer]
   }
 
-  private func lookUp(_ property: Any.Type, in containerClass: AnyClass) -> Lookup {
+  /// The rule of the first registry searched that has one (the override layers in force, see
+  /// `OverrideStack.searchOrder(over:)`, then this registry): in each, a property rule for
+  /// `slot` (the nearest root class first), else the type's rule (the nearest class, then the
+  /// root default).
+  ///
+  /// - Throws: The error of a property rule whose key path leads to another object.
+  private func lookUp(_ property: Any.Type, in container: AnyObject, slot: UnsafeRawPointer?)
+    throws -> Lookup
+  {
+    let containerClass: AnyClass = type(of: container)
     var tracer: (@Sendable (ResolutionEvent) -> Void)?
     let own = match(for: property, in: containerClass, tracer: &tracer)
     var lookup = Lookup(
@@ -213,20 +222,58 @@ extension InitializerRegistry {
       defaultInitializable: own.defaultInitializable, isPinned: own.isPinned, layers: [])
     // Until a layer exists, the task-local layers are empty: reading them would cost a sixth of
     // a first read.
-    guard _lazyinject_overrides_used() != 0, let stack = OverrideScope.current else {
-      return lookup
-    }
-    lookup.layers = stack.layers
-    for layer in stack.searchOrder(over: self) {
-      var unused: (@Sendable (ResolutionEvent) -> Void)?
-      let found = layer.match(for: property, in: containerClass, tracer: &unused)
-      if let registration = found.registration {
-        lookup.registration = registration
-        lookup.owner = layer
-        return lookup
+    if _lazyinject_overrides_used() != 0, let stack = OverrideScope.current {
+      lookup.layers = stack.layers
+      for layer in stack.searchOrder(over: self) {
+        var unused: (@Sendable (ResolutionEvent) -> Void)?
+        let found = layer.match(for: property, in: containerClass, tracer: &unused)
+        if let registration =
+          try layer.propertyRule(
+            for: property, in: container, slot: slot, if: found.hasPropertyRules)
+          ?? found.registration
+        {
+          lookup.registration = registration
+          lookup.owner = layer
+          return lookup
+        }
       }
     }
+    if let registration = try propertyRule(
+      for: property, in: container, slot: slot, if: own.hasPropertyRules)
+    {
+      lookup.registration = registration
+      lookup.isPinned = false  // Its values are boxed with it: a pair has one pin.
+    }
     return lookup
+  }
+
+  /// The property rule of this registry for the property at `slot` in `container`, looked for
+  /// only if `mayApply` (the pair's match says one may) and `slot` is a property's.
+  private func propertyRule(
+    for property: Any.Type, in container: AnyObject, slot: UnsafeRawPointer?, if mayApply: Bool
+  ) throws -> AnyRegistration? {
+    guard mayApply, let slot else { return nil }
+    return try propertyRule(for: property, in: container, slot: slot)
+  }
+
+  /// The property rule of this registry for the property at `slot` in `container`: the first,
+  /// nearest root class first, whose key path leads to `slot`.
+  ///
+  /// - Throws: The error of a rule whose key path leads to another object.
+  internal func propertyRule(
+    for property: Any.Type, in container: AnyObject, slot: UnsafeRawPointer
+  ) throws -> AnyRegistration? {
+    let rules = withState { table.propertyRules(for: property, in: type(of: container)) }
+    let offset = slot - UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    for rule in rules {
+      // Offsets are found without the registry's lock: applying a key path may run user code.
+      if let target = rule.source.property,
+        try target.offset(in: container, rule: rule.source) == offset
+      {
+        return rule
+      }
+    }
+    return nil
   }
 
   /// The error for a property no layer and no `init()` can build.

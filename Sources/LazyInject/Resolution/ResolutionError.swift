@@ -33,6 +33,12 @@ public struct ResolutionError: Error, CustomStringConvertible {
     /// An object has `@Lazy` properties that cannot be resolved; see
     /// ``InitializerRegistry/validate(_:)``.
     case unresolvableProperties
+    /// A property rule's key path leads to a property of another object than the one resolved,
+    /// as `\UsersViewController.session.$token` does.
+    case invalidPropertyKeyPath
+    /// A forward's target resolved to a value that is not of the forwarded type; see
+    /// ``InitializerRegistry/forward(_:to:fileID:line:)``.
+    case forwardTargetMismatch
   }
 
   /// What went wrong.
@@ -76,8 +82,12 @@ extension ResolutionError {
       lines.append(
         contentsOf: registered.map { rule in
           let layer = rule.overrideDepth == 0 ? "" : ", override layer \(rule.overrideDepth)"
-          return "  - \(rule.containerTypeName ?? "the root default")\(layer)"
-            + " (\(rule.fileID ?? "?"):\(rule.line ?? 0))"
+          let subject =
+            rule.isPropertyRule
+            ? "\(rule.property(of: rule.containerTypeName ?? "?")) (that property only)"
+            : rule.containerTypeName ?? "the root default"
+          let forward = rule.forwardTargetTypeName.map { ", forwarded to \($0)" } ?? ""
+          return "  - \(subject)\(forward)\(layer) (\(rule.fileID ?? "?"):\(rule.line ?? 0))"
         })
     }
     if !nearMisses.isEmpty {
@@ -100,6 +110,14 @@ extension ResolutionError {
     lines.append("For a nonisolated type, built on whichever thread reads the property:")
     lines.append(
       "  registry.register(\(propertyName).self, in: \(containerName).self) { sender in ... }")
+    if let propertyPath, registered.contains(where: \.isPropertyRule),
+      let dot = propertyPath.lastIndex(of: ".")
+    {
+      lines.append("For this property alone:")
+      lines.append(
+        "  registry.register(\\\(propertyPath[..<dot]).$\(propertyPath[dot...].dropFirst()))"
+          + " { sender in ... }")
+    }
     return ResolutionError(.missingInitializer, lines.joined(separator: "\n"))
   }
 
@@ -158,6 +176,45 @@ extension ResolutionError {
     lines.append(contentsOf: neededBy(chain))
     return ResolutionError(
       .initializerFailed, lines.joined(separator: "\n"), underlyingError: error)
+  }
+
+  static func invalidPropertyKeyPath(
+    rule: InitializerRegistry.Rule, containerClass: AnyClass, ownerClass: AnyClass
+  ) -> ResolutionError {
+    let root = rule.containerTypeName ?? "?"
+    return ResolutionError(
+      .invalidPropertyKeyPath,
+      """
+      LazyInject cannot use the rule \(rule): its key path, rooted at \(root), leads to a @Lazy \
+      property of another object (a \(typeName(ownerClass))), not of the \
+      \(typeName(containerClass)) whose property is being resolved.
+      Fix: register the key path to a @Lazy property of \(root) itself, as \
+      \\\(root).$auditLog; for a property of the other object, root the key path at its class.
+      """)
+  }
+
+  static func forwardTargetMismatch(
+    forwarded: Any.Type, target: Any.Type, value: Any, site: String, chain: [ResolutionFrame]
+  ) -> ResolutionError {
+    let forwardedName = typeName(forwarded)
+    let targetName = typeName(target)
+    let what = chain.last.map { " for \($0.propertyPath)" } ?? ""
+    var lines = [
+      "LazyInject cannot forward \(forwardedName) to \(targetName)\(what): the \(targetName) it"
+        + " resolved, a \(typeName(type(of: value))), is not a \(forwardedName)."
+    ]
+    lines.append(contentsOf: neededBy(chain))
+    lines.append("Forward registered at \(site).")
+    if !isOnMainActor() {
+      lines.append(
+        "Off the main actor, a conformance isolated to the main actor (in an app target with"
+          + " default main-actor isolation, that of every type not marked nonisolated) does not"
+          + " count: mark the type, or its conformance, nonisolated.")
+    }
+    lines.append(
+      "Fix: make \(targetName) conform to \(forwardedName), or forward \(forwardedName) to a type"
+        + " that does.")
+    return ResolutionError(.forwardTargetMismatch, lines.joined(separator: "\n"))
   }
 
   /// `"Needed by: A in X -> B in Y."` for a resolution nested in others.

@@ -172,6 +172,29 @@ struct FirstReadPathTests {
     }
   }
 
+  @Test func testOnlyPairsWithAPropertyRuleLeaveTheExpressPath() async {
+    await #expect(processExitsWith: .success) {
+      let registry = InitializerRegistry.shared
+      registry.register(Meter.self) { _ in Meter() }
+      registry.register(Gauge.self) { _ in Gauge() }
+      _ = paths(3) { _ = $0.gauge }
+      registry.register(\Panel.$gauge) { _ in Gauge() }
+      require(
+        FirstReadProbe.expressEntry(for: Gauge.self, in: Panel.self) == nil,
+        "the entry outlived the property rule's registration")
+      let meter = paths(3) { _ = $0.meter }
+      require(meter.last == .expressTableBuild, "reads of another pair took \(meter)")
+      let gauge = paths(3) { _ = $0.gauge }
+      require(gauge == [.general, .general, .general], "reads of the pair took \(gauge)")
+      require(
+        FirstReadProbe.expressEntry(for: Gauge.self, in: Panel.self) == nil,
+        "the pair with a property rule has an entry")
+      registry.unregister(\Panel.$gauge)
+      let after = paths(3) { _ = $0.gauge }
+      require(after.last == .expressTableBuild, "reads after unregistering took \(after)")
+    }
+  }
+
   @Test func testDefaultInitializableTypeTakesTheGeneralPath() async {
     await #expect(processExitsWith: .success) {
       let seen = (0..<3).map { _ -> FirstReadPath? in

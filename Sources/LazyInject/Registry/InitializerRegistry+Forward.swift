@@ -1,0 +1,129 @@
+import _LazyInjectShims
+
+extension InitializerRegistry {
+  /// Resolves `forwardedType` by resolving `targetType` for the same sender: one instance under
+  /// several types, such as a singleton shared through each of its protocols.
+  ///
+  /// ```swift
+  /// registry.register(SharedAnalytics.self, scope: .singleton) { _ in SharedAnalytics() }
+  /// registry.forward((any Tracking).self, to: SharedAnalytics.self)
+  /// registry.forward((any Reporting).self, to: SharedAnalytics.self)
+  /// // Every `@Lazy var tracker: any Tracking` and `any Reporting` gets the one SharedAnalytics.
+  /// ```
+  ///
+  /// A forward is a root default for `forwardedType`: it follows the same rule order and
+  /// inheritance as a registration, and lives in the innermost override layer when registered
+  /// inside one. Resolving it resolves `targetType` with the target's own rules and scope (and
+  /// the override layers in force: a test's mock of the target is forwarded too), then casts.
+  ///
+  /// A target whose value is not a `forwardedType` fails when the forwarded type is resolved,
+  /// with a ``ResolutionError`` of kind ``ResolutionError/Kind/forwardTargetMismatch`` naming
+  /// both types. When the types alone show it can never be one (a struct that does not conform),
+  /// registering also writes a warning to standard error.
+  ///
+  /// - Parameters:
+  ///   - forwardedType: The type properties declare, such as `(any Tracking).self`.
+  ///   - targetType: The type whose rules build the value, such as `SharedAnalytics.self`.
+  ///   - fileID: The registration site, shown in diagnostics.
+  ///   - line: The registration site, shown in diagnostics.
+  public func forward<Forwarded, Target>(
+    _ forwardedType: Forwarded.Type,
+    to targetType: Target.Type,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    addForward(forwardedType, container: nil, to: targetType, fileID: fileID, line: line)
+  }
+
+  /// Resolves `forwardedType` in containers of class `containerType` and its subclasses by
+  /// resolving `targetType` for the same sender.
+  ///
+  /// ```swift
+  /// registry.forward((any Reporting).self, in: SettingsViewController.self, to: SharedAnalytics.self)
+  /// ```
+  ///
+  /// See ``forward(_:to:fileID:line:)`` for the rules.
+  ///
+  /// - Parameters:
+  ///   - forwardedType: The type properties declare.
+  ///   - containerType: The class whose objects (and subclasses' objects) use this forward.
+  ///   - targetType: The type whose rules build the value.
+  ///   - fileID: The registration site, shown in diagnostics.
+  ///   - line: The registration site, shown in diagnostics.
+  public func forward<Forwarded, Container: AnyObject, Target>(
+    _ forwardedType: Forwarded.Type,
+    in containerType: Container.Type,
+    to targetType: Target.Type,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    addForward(forwardedType, container: containerType, to: targetType, fileID: fileID, line: line)
+  }
+
+  private func addForward<Forwarded, Target>(
+    _ forwardedType: Forwarded.Type, container: AnyClass?, to targetType: Target.Type,
+    fileID: StaticString, line: UInt
+  ) {
+    if neverConforms(targetType, to: forwardedType) {
+      writeToStandardError(
+        "LazyInject warning: forward(\(typeName(forwardedType)).self, to: \(typeName(targetType))"
+          + ".self) at \(fileID):\(line) can never succeed: a \(typeName(targetType)) is never a"
+          + " \(typeName(forwardedType)). Make it conform, or forward to a type that does.\n")
+    }
+    // Weak: the registry keeps the registration, which keeps this closure.
+    add(
+      forwardedType, container: container, forwardTarget: targetType, scope: .unique,
+      fileID: fileID, line: line, isMainActor: false,
+      make: { [weak base = baseRegistry] sender in
+        guard let base else {
+          throw ResolutionError(
+            .missingInitializer,
+            "LazyInject cannot forward \(typeName(forwardedType)) to \(typeName(targetType)): the"
+              + " registry of the forward at \(fileID):\(line) no longer exists.")
+        }
+        // From the registry with the layers in force, so that a mock of the target is forwarded.
+        let value = try base.resolve(targetType, for: sender)
+        guard let forwarded = value as? Forwarded else {
+          throw ResolutionError.forwardTargetMismatch(
+            forwarded: forwardedType, target: targetType, value: value,
+            site: "\(fileID):\(line)", chain: ResolutionFrame.chain)
+        }
+        return forwarded
+      })
+  }
+}
+
+/// Whether no value that the rules of `target` can build is a `forwarded`, as far as the types
+/// alone tell: only then is a forward worth a warning when it is registered.
+///
+/// A class's subclass, or an existential's dynamic type, may conform where the type does not,
+/// and values bridge across kinds on Darwin, so only targets of the forwarded type's own kind are
+/// judged; a conformance isolated to the main actor is seen only there, so a protocol is checked
+/// only on the main actor.
+private func neverConforms(_ target: Any.Type, to forwarded: Any.Type) -> Bool {
+  let targetCategory = _lazyinject_type_category(unsafeBitCast(target, to: UnsafeRawPointer.self))
+  let forwardedMetadata = unsafeBitCast(forwarded, to: UnsafeRawPointer.self)
+  switch _lazyinject_type_category(forwardedMetadata) {
+  case LAZYINJECT_CATEGORY_EXISTENTIAL:
+    guard targetCategory == LAZYINJECT_CATEGORY_VALUE, isOnMainActor(),
+      let metatype = _lazyinject_existential_metatype(forwardedMetadata)
+    else { return false }
+    return !isValue(target, of: unsafeBitCast(metatype, to: Any.Type.self))
+  case LAZYINJECT_CATEGORY_CLASS:
+    guard targetCategory == LAZYINJECT_CATEGORY_CLASS else { return false }
+    let targetClass: AnyClass = unsafeBitCast(target, to: AnyClass.self)
+    let forwardedClass: AnyClass = unsafeBitCast(forwarded, to: AnyClass.self)
+    return !isSubclass(targetClass, of: forwardedClass)
+      && !isSubclass(forwardedClass, of: targetClass)
+  case LAZYINJECT_CATEGORY_VALUE:
+    // A class may bridge to a struct (NSString to String), an optional unwrap to its value.
+    return targetCategory == LAZYINJECT_CATEGORY_VALUE && target != forwarded
+  default:
+    return false
+  }
+}
+
+/// Whether `subclass` is `base` or one of its subclasses.
+private func isSubclass(_ subclass: AnyClass, of base: AnyClass) -> Bool {
+  RuleTable.ancestry(of: subclass).contains { $0 == base }
+}
