@@ -47,7 +47,21 @@ let package = Package(
     .target(name: "LazyInjectTesting", dependencies: ["LazyInject"]),
     .executableTarget(
       name: "LazyInjectDemo", dependencies: ["LazyInject"], swiftSettings: appSettings),
-    .testTarget(name: "LazyInjectTests", dependencies: ["LazyInject", "LazyInjectTesting"]),
+    .testTarget(
+      name: "LazyInjectTests",
+      dependencies: [
+        "LazyInject", "LazyInjectTesting", "LazyInjectValidationFixtures",
+        "LazyInjectStrippedFixtures",
+      ]),
+    // Modules that the tests of `validate(classesIn:)` scan: classes whose initializers trap,
+    // and classes built without reflection metadata (an unsafe flag; no product uses them).
+    .target(
+      name: "LazyInjectValidationFixtures", dependencies: ["LazyInject"],
+      path: "Tests/ValidationFixtures"),
+    .target(
+      name: "LazyInjectStrippedFixtures", dependencies: ["LazyInject"],
+      path: "Tests/StrippedFixtures",
+      swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-reflection-metadata"])]),
     // Runs every scene of the demo and checks what it says.
     .testTarget(
       name: "LazyInjectDemoTests", dependencies: ["LazyInjectDemo"], swiftSettings: appSettings),

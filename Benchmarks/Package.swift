@@ -14,10 +14,20 @@ let package = Package(
   targets: [
     // Counts calls to malloc (Linux), for allocations per resolution and bytes per object.
     .target(name: "AllocationCounter"),
+    // A module of 1,000 screen classes, generated at build time, for timing validate(classesIn:).
+    .executableTarget(name: "ScreenGenerator"),
+    .plugin(name: "GenerateScreens", capability: .buildTool(), dependencies: ["ScreenGenerator"]),
+    .target(
+      name: "GeneratedScreens",
+      dependencies: [.product(name: "LazyInject", package: "LazyInject")],
+      // Unoptimized: its 5,000 properties' accessors take minutes to optimize, and the
+      // validation reads only the classes' metadata.
+      swiftSettings: [.unsafeFlags(["-Onone"])],
+      plugins: ["GenerateScreens"]),
     .executableTarget(
       name: "LazyInjectBenchmarks",
       dependencies: [
-        "AllocationCounter",
+        "AllocationCounter", "GeneratedScreens",
         .product(name: "LazyInject", package: "LazyInject"),
         .product(name: "Swinject", package: "Swinject"),
         .product(name: "Dependencies", package: "swift-dependencies"),

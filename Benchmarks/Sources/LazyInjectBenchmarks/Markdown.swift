@@ -99,6 +99,7 @@ extension Results {
 
       """
     md += "\n" + registryLock.markdown
+    md += "\n" + validation.markdown
     return md
   }
 

@@ -13,6 +13,7 @@ struct Results {
   let objectBytes: (lazyVar: Int, lazy: Int)?
   let registration: RegistrationCost
   let registryLock: RegistryLockMeasurement
+  let validation: ValidationMeasurement
 }
 
 /// One target of the benchmark issue, and whether this run met it.
@@ -164,6 +165,7 @@ extension Results {
       "  LazyInject \(format(ns: registration.lazyInjectPerRegistration)), Swinject \(format(ns: registration.swinjectPerRegistration)); a module of 10: \(format(ns: registration.perModule))"
     )
     lines.append(contentsOf: registryLock.text)
+    lines.append(contentsOf: validation.text)
     lines.append("Targets")
     for target in targets {
       lines.append("  [\(target.isMet ? "met" : "MISSED")] \(target.goal): \(target.measured)")

@@ -4,7 +4,8 @@
 //   swift run -c release --package-path Benchmarks LazyInjectBenchmarks --write   and rewrite BENCHMARKS.md
 //   swift run -c release --package-path Benchmarks LazyInjectBenchmarks --quick   a short check for CI
 //
-// `--only registry-lock` runs only the measure of work under the registry lock, and prints it;
+// `--only registry-lock` runs only the measure of work under the registry lock, and prints it
+// (`--only speed`: the timed reads; `--only validate`: the checks of a whole module);
 // `--registrations N` sets the largest registry size (100000, or 1000 with `--quick`).
 import Foundation
 import LazyInject
@@ -58,8 +59,8 @@ func step<Result>(_ name: String, _ body: () -> Result) -> Result {
 
 if arguments.contains("--only") {
   let only = argument(after: "--only")
-  guard only == "registry-lock" || only == "speed" else {
-    print("--only knows two measures: registry-lock, speed")
+  guard only == "registry-lock" || only == "speed" || only == "validate" else {
+    print("--only knows three measures: registry-lock, speed, validate")
     exit(2)
   }
   guard !writes else {
@@ -76,6 +77,13 @@ if arguments.contains("--only") {
     ] {
       print(measurement.summary)
     }
+    exit(0)
+  }
+  if only == "validate" {
+    print()
+    print(
+      step("validate(classesIn:)") { measureValidation(settings, isQuick: isQuick) }.text
+        .joined(separator: "\n"))
     exit(0)
   }
   let registryLock = step("work under the registry lock") { measureRegistryLock(settings) }
@@ -98,7 +106,8 @@ let results = Results(
   memory: step("memory") { measureMemory() },
   objectBytes: objectBytes(),
   registration: step("registration") { measureRegistration(settings) },
-  registryLock: step("work under the registry lock") { measureRegistryLock(settings) })
+  registryLock: step("work under the registry lock") { measureRegistryLock(settings) },
+  validation: step("validate(classesIn:)") { measureValidation(settings, isQuick: isQuick) })
 
 print()
 print(results.text)

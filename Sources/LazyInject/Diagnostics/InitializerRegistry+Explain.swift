@@ -75,7 +75,7 @@ extension InitializerRegistry {
         result = found
       }
     }
-    let outcome = Self.outcome(result, propertyType, containerType)
+    let outcome = self.outcome(result, propertyType, containerType)
     guard !propertyResults.isEmpty else {
       lines.append("Result: \(outcome)")
       return lines.joined(separator: "\n")
@@ -98,7 +98,7 @@ extension InitializerRegistry {
     return "registered\(layer)\(property), \(rule.what)\(rule.details)"
   }
 
-  private static func outcome(
+  private func outcome(
     _ registration: AnyRegistration?, _ property: Any.Type, _ container: AnyClass
   ) -> String {
     if let rule = registration?.rule {
@@ -108,15 +108,37 @@ extension InitializerRegistry {
       let inherited = owner == typeName(container) ? "" : ", inherited by \(typeName(container))"
       return "the registration for \(owner)\(inherited), \(rule.what)\(rule.details)."
     }
-    if let optional = property as? any _OptionalDependency.Type {
-      return "no registration for \(typeName(property)); the rules of"
-        + " \(typeName(optional.wrappedType)) apply (explain it to see them), else the value is"
-        + " nil."
-    }
     if property is any DefaultInitializable.Type {
       return "no registration; \(typeName(property)) is DefaultInitializable, so it is built with"
         + " init()."
     }
-    return "failure: no registration, and \(typeName(property)) is not DefaultInitializable."
+    guard let optional = property as? any _OptionalDependency.Type else {
+      return "failure: no registration, and \(typeName(property)) is not DefaultInitializable."
+        + Self.nearMissText(nearMisses(for: property), for: property)
+    }
+    let wrapped = optional.wrappedType
+    let wrappedRule = searchedRegistries.lazy.compactMap { registry in
+      registry.withState { registry.table.search(wrapped, in: container).found }
+    }.first
+    if let wrappedRule {
+      return "no registration for \(typeName(property)); the rules of \(typeName(wrapped)) apply"
+        + " (explain it to see them): \(wrappedRule.rule)."
+    }
+    if wrapped is any DefaultInitializable.Type {
+      return "no registration for \(typeName(property)); \(typeName(wrapped)) is"
+        + " DefaultInitializable, so it is built with init()."
+    }
+    return "no rule for \(typeName(property)) or \(typeName(wrapped)): the value is nil."
+      + Self.nearMissText(nearMisses(for: wrapped), for: wrapped)
+  }
+
+  /// `" Near miss: ..."`: the registrations of related types that a property of `property` does
+  /// not use, and the fix; empty if there are none.
+  private static func nearMissText(_ nearMisses: [Rule], for property: Any.Type) -> String {
+    guard !nearMisses.isEmpty else { return "" }
+    let name = codeName(property)
+    return " Near miss: these registrations of related types do not apply, since a property uses"
+      + " only the rules of its own type: " + nearMisses.map(\.description).joined(separator: "; ")
+      + ". Register \(name), or forward it: forward((\(name)).self, to: ...)."
   }
 }

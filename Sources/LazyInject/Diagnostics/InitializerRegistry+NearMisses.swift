@@ -2,10 +2,16 @@ import _LazyInjectShims
 
 extension InitializerRegistry {
   /// Rules for types close to `property` that a missing-registration message should mention: for
-  /// `T`, a registration of `T?`; for `any P`, registrations of types that conform to `P`.
+  /// `T`, a registration of `T?`; for `any P`, registrations of types that conform to `P`; in
+  /// this registry and the override layers in force over it.
   ///
-  /// Only references are copied under the lock; conformances are checked after unlocking.
+  /// Only references are copied under each lock; conformances are checked after unlocking.
   internal func nearMisses(for property: Any.Type) -> [Rule] {
+    searchedRegistries.flatMap { $0.ownNearMisses(for: property) }
+      .sorted { $0.description < $1.description }
+  }
+
+  private func ownNearMisses(for property: Any.Type) -> [Rule] {
     var types = [optionalType(wrapping: property)]
     // Every type conforms to `Any`, and every class to `AnyObject`: no registration is near.
     let isUniversal = property == Any.self || property == AnyObject.self
@@ -18,7 +24,7 @@ extension InitializerRegistry {
       types += registered.filter { isValue($0, of: existentialMetatype) }
     }
     let near = withState { types.flatMap { table.registrations(for: $0) } }
-    return near.map(\.rule).sorted { $0.description < $1.description }
+    return near.map(\.rule)
   }
 }
 

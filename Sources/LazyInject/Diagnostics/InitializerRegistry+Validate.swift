@@ -13,78 +13,180 @@ extension InitializerRegistry {
   /// Properties that already hold a value are skipped. Override layers active on the calling task
   /// count, and so do rules for one property (registered with a key path), which validating
   /// applies to the object, so that diagnostics name their properties from then on. Only the
-  /// properties themselves are checked, not the values their initializers need.
+  /// properties themselves are checked, not the values their initializers need. To check
+  /// classes without making an object, use ``validate(classes:)`` or
+  /// ``validate(classesIn:excluding:)``.
   ///
   /// - Throws: One ``ResolutionError`` of kind ``ResolutionError/Kind/unresolvableProperties``
   ///   listing every property that cannot be resolved, with the search for each (and a property
-  ///   rule whose key path leads to another object); the same kind when the class's stored
-  ///   properties cannot be listed because its reflection metadata was left out.
+  ///   rule whose key path leads to another object, and an optional property that is always nil
+  ///   while a related type is registered); the same kind when the class's stored properties
+  ///   cannot be listed because its reflection metadata was left out.
   public func validate(_ container: AnyObject) throws {
     let containerClass: AnyClass = type(of: container)
     guard let fields = LazyField.fields(of: containerClass) else {
       throw ResolutionError(
         .unresolvableProperties,
-        """
-        LazyInject cannot list the stored properties of \(typeName(containerClass)): its \
-        reflection metadata is missing, so no property of it was checked.
-        Fix: build the module that declares it with reflection metadata (the default; not with \
-        -disable-reflection-metadata or SWIFT_REFLECTION_METADATA_LEVEL = none).
-        """)
+        "LazyInject cannot list the stored properties of \(typeName(containerClass)), so no"
+          + " property of it was checked.\n" + Self.reflectionFix)
     }
-    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-    var problems: [String] = []
-    for field in fields where !field.isResolved(in: container) {
-      let path = "\(typeName(containerClass)).\(field.name): \(typeName(field.valueType))"
-      do {
-        if try canResolve(field.valueType, in: container, slot: object + field.offset) {
-          continue
-        }
-      } catch {
-        problems.append("  - \(path); \(error)")
-        continue
-      }
-      let others = searchedRegistries.flatMap { registry in
-        registry.withState {
-          registry.table.propertyRules(for: field.valueType, in: containerClass)
-        }
-      }
-      let served =
-        others.isEmpty
-        ? ""
-        : "; its type's property rules here serve only "
-          + others.map(\.rule).map { $0.property(of: $0.containerTypeName ?? "?") }
-          .joined(separator: ", ")
-      problems.append(
-        "  - \(path); searched "
-          + RuleTable.ancestry(of: containerClass).map(typeName).joined(separator: ", ")
-          + ", then the root default\(served)")
-    }
+    let problems = fields.filter { !$0.isResolved(in: container) }
+      .map { check($0, in: containerClass, container: container) }
+      .filter(\.outcome.isProblem)
     guard !problems.isEmpty else { return }
     let count = problems.count == 1 ? "1 property" : "\(problems.count) properties"
-    let lines =
-      ["LazyInject cannot resolve \(count) of \(typeName(containerClass)):"] + problems + [
-        "Fix: register an initializer for each, or make the type DefaultInitializable."
-      ]
-    throw ResolutionError(.unresolvableProperties, lines.joined(separator: "\n"))
+    throw unresolvable(
+      "LazyInject cannot resolve \(count) of \(typeName(containerClass)):", problems)
   }
 
-  /// Whether some layer has a rule for the `property` at `slot` in `container` (a property rule,
-  /// or a rule of its type), or it has `init()`.
+  /// Checks, without making any object, that every `@Lazy` and `@WeakLazy` property of each of
+  /// `classes` (inherited ones included) can be resolved now.
   ///
-  /// - Throws: The error of a property rule whose key path leads to another object.
-  private func canResolve(_ property: Any.Type, in container: AnyObject, slot: UnsafeRawPointer)
-    throws -> Bool
-  {
-    for registry in searchedRegistries {
-      let found = registry.withState {
-        registry.table.search(property, in: type(of: container)).found
-      }
-      if try found != nil || registry.propertyRule(for: property, in: container, slot: slot) != nil
-      {
-        return true
-      }
-    }
-    // An optional property with no rule is nil, which is not a failure.
-    return property is any DefaultInitializable.Type || property is any _OptionalDependency.Type
+  /// ```swift
+  /// try registry.validate(classes: [UsersViewController.self, ProjectsViewController.self])
+  /// ```
+  ///
+  /// Nothing is constructed: the properties are read from each class's metadata, so this works
+  /// for view controllers that need a coder or a storyboard. The override layers in force on the
+  /// calling task count, as they do for a resolution. An optional (or `@WeakLazy`) property that
+  /// no rule serves is nil by design and passes, unless a related type is registered (a concrete
+  /// type that conforms to its protocol), which is reported. A rule for one property counts when
+  /// LazyInject can tell its property without an object: once it has served a read or
+  /// ``validate(_:)``, or when its class has one `@Lazy` property of the type; otherwise the
+  /// report says so, where the property would have no other rule.
+  ///
+  /// It cannot see rules that are registered later at run time, nor the values an initializer
+  /// builds or resolves inside it: only the properties themselves.
+  ///
+  /// - Returns: What was checked.
+  /// - Throws: One ``ResolutionError`` of kind ``ResolutionError/Kind/unresolvableProperties``
+  ///   listing each property that has no rule (its class, the class that declares it, and the
+  ///   classes searched), and each class whose stored properties cannot be read because its
+  ///   reflection metadata was left out of the build.
+  @discardableResult
+  public func validate(classes: [AnyClass]) throws -> ValidationReport {
+    try validate(classes, skippedGenericClasses: [])
   }
+
+  /// Checks, without making any object, every class of the module named `moduleName`, as
+  /// ``validate(classes:)`` does, except those in `excluded`.
+  ///
+  /// One test checks a whole app:
+  ///
+  /// ```swift
+  /// @Test func everyScreenCanResolveItsDependencies() throws {
+  ///   try InitializerRegistry.shared.validate(classesIn: "MyApp", excluding: [ViewController.self])
+  /// }
+  /// ```
+  ///
+  /// The module's classes are found in the type records the compiler emits for every type:
+  /// screens, view models, and the services whose own `@Lazy` properties their dependencies
+  /// need. Call it once the app's registrations are made (an app's automatic modules are, for
+  /// ``shared``). A generic class has no metadata to read until it is specialized: the report
+  /// lists it as skipped; pass its specializations to ``validate(classes:)``. `excluded` names
+  /// classes to leave out (an abstract base class whose subclasses are checked with its
+  /// properties), not their subclasses.
+  ///
+  /// Finding the classes reads the records of every image loaded in the process, and getting a
+  /// class's metadata runs its metadata accessor, which for a class that inherits from an
+  /// Objective-C class may run its `+initialize`. The scan is tested on Linux; Darwin keeps the
+  /// same records, in each image's `__swift5_types` sections, and CI cannot run it there.
+  /// ``validate(classes:)`` needs no scan.
+  ///
+  /// - Parameters:
+  ///   - moduleName: The module's name, as in `import MyApp` (a target's name with spaces and
+  ///     dashes replaced by underscores).
+  ///   - excluded: Classes not to check.
+  /// - Returns: What was checked, and the generic classes skipped.
+  /// - Throws: The error of ``validate(classes:)``; the same kind of error when no class of the
+  ///   process belongs to a module of that name (listing the modules that have classes), or when
+  ///   the platform keeps no type records LazyInject can read.
+  @discardableResult
+  public func validate(classesIn moduleName: String, excluding excluded: [AnyClass] = [])
+    throws -> ValidationReport
+  {
+    let scan = try Self.scan(moduleName)
+    let excludedClasses = Set(excluded.map(ObjectIdentifier.init))
+    return try validate(
+      scan.classes.filter { !excludedClasses.contains(ObjectIdentifier($0)) },
+      skippedGenericClasses: scan.genericClasses)
+  }
+
+  /// The classes of the module named `moduleName`.
+  ///
+  /// - Throws: When there is none, or the platform keeps no type records.
+  internal static func scan(_ moduleName: String) throws -> ModuleScan {
+    let scan = ModuleScan(module: moduleName)
+    guard scan.isSupported else {
+      throw ResolutionError(
+        .unresolvableProperties,
+        "LazyInject cannot list the classes of \(moduleName): this platform keeps no type records"
+          + " it can read, so nothing was checked.\nFix: name the classes with"
+          + " validate(classes:).")
+    }
+    guard scan.classes.isEmpty && scan.genericClasses.isEmpty else { return scan }
+    let modules = ModuleScan.moduleNames
+    throw ResolutionError(
+      .unresolvableProperties,
+      "LazyInject found no class in a module named \"\(moduleName)\", so nothing was checked.\n"
+        + "Modules with classes in this process: \(modules.joined(separator: ", ")).\n"
+        + "Fix: name the module as `import` does (a target's name, with spaces and dashes"
+        + " replaced by underscores), one whose code is linked into this process.")
+  }
+
+  private func validate(_ classes: [AnyClass], skippedGenericClasses: [String]) throws
+    -> ValidationReport
+  {
+    var problems: [PropertyCheck] = []
+    var unreadable: [AnyClass] = []
+    var propertyCount = 0
+    for containerClass in classes {
+      guard let fields = LazyField.fields(of: containerClass) else {
+        unreadable.append(containerClass)
+        continue
+      }
+      propertyCount += fields.count
+      problems += fields.map { check($0, in: containerClass, container: nil) }
+        .filter(\.outcome.isProblem)
+    }
+    let report = ValidationReport(
+      checkedClasses: classes.map(typeName), checkedPropertyCount: propertyCount,
+      skippedGenericClasses: skippedGenericClasses)
+    guard problems.isEmpty && unreadable.isEmpty else {
+      let failing = Set(problems.map { ObjectIdentifier($0.containerClass) }).count
+      let count = problems.count == 1 ? "1 property" : "\(problems.count) properties"
+      var error = unresolvable(
+        "LazyInject cannot resolve \(count) of \(failing) of the \(classes.count) classes"
+          + " checked (without making any object):", problems)
+      if !unreadable.isEmpty {
+        error = ResolutionError(
+          .unresolvableProperties,
+          (problems.isEmpty ? "" : error.description + "\n")
+            + "LazyInject cannot list the stored properties of "
+            + unreadable.map(typeName).joined(separator: ", ") + ", so none was checked.\n"
+            + Self.reflectionFix)
+      }
+      if !skippedGenericClasses.isEmpty {
+        error = ResolutionError(
+          .unresolvableProperties, error.description + "\n" + report.skippedLine)
+      }
+      throw error
+    }
+    return report
+  }
+
+  /// The error listing `problems` under `title`, with the fix.
+  private func unresolvable(_ title: String, _ problems: [PropertyCheck]) -> ResolutionError {
+    let layers = Set(searchedRegistries.map(\.overrideDepth)).count - 1
+    let lines =
+      [title] + problems.map { "  - " + $0.problem(searchedLayers: layers) } + [
+        "Fix: register an initializer for each, or make the type DefaultInitializable."
+      ]
+    return ResolutionError(.unresolvableProperties, lines.joined(separator: "\n"))
+  }
+
+  private static let reflectionFix =
+    "Its reflection metadata is missing. Fix: build the module that declares it with reflection"
+    + " metadata (the default; not with -disable-reflection-metadata or"
+    + " SWIFT_REFLECTION_METADATA_LEVEL = none)."
 }

@@ -66,8 +66,8 @@ extension InitializerRegistry {
   ) {
     if neverConforms(targetType, to: forwardedType) {
       writeToStandardError(
-        "LazyInject warning: forward(\(typeName(forwardedType)).self, to: \(typeName(targetType))"
-          + ".self) at \(fileID):\(line) can never succeed: a \(typeName(targetType)) is never a"
+        "LazyInject warning: forward((\(codeName(forwardedType))).self, to:"
+          + " \(codeName(targetType)).self) at \(fileID):\(line) can never succeed: a \(typeName(targetType)) is never a"
           + " \(typeName(forwardedType)). Make it conform, or forward to a type that does.\n")
     }
     // Weak: the registry keeps the registration, which keeps this closure.

@@ -67,6 +67,17 @@ internal final class PropertyTarget: @unchecked Sendable {
     return shared
   }
 
+  /// The offset, without an object: known once a first read or `validate(_:)` applied the key
+  /// path, or told by the root class having one `@Lazy` property of the type (a key path to the
+  /// projection of another object's property is reported at its first use); nil otherwise.
+  var offsetWithoutObject: Int? {
+    if let known = knownOffset {
+      return known
+    }
+    let fields = LazyField.fields(of: rootClass)?.filter { $0.storageType == storageType } ?? []
+    return fields.count == 1 ? fields[0].offset : nil
+  }
+
   /// `"auditLog"`: the property's name, once a first read or `validate` told its slot, or when
   /// the root class (with its superclasses) has only one `@Lazy` property of the type; nil
   /// before that, or when reflection cannot tell.

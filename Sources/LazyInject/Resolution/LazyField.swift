@@ -1,32 +1,48 @@
 @_spi(Reflection) import Swift
 import _LazyInjectShims
 
-/// A stored `@Lazy` property of a class, found by reflection of its class's metadata: nothing of
-/// an object is read to find it.
+/// A stored `@Lazy` or `@WeakLazy` property of a class, found by reflection of its class's
+/// metadata: nothing of an object is read to find it.
 internal struct LazyField {
   /// The name as declared, as in `"auditLog"`.
   let name: String
   /// The offset of the property's slot in an object of the class.
   let offset: Int
-  /// `Lazy<Value>`.
+  /// `Lazy<Value>` or `WeakLazy<Value>`.
   let storageType: Any.Type
-  /// `Value`, the property's type.
+  /// The type the property resolves: `Value` for `@Lazy`, `Value?` for `@WeakLazy`.
   let valueType: Any.Type
+  /// Whether it is a `@WeakLazy` property.
+  let isWeak: Bool
+  /// The class that declares it: the class itself or a superclass.
+  let declaringClass: AnyClass
 
-  /// The `@Lazy` properties of `containerClass` and its superclasses, in declaration order; nil
-  /// if reflection cannot list the class's stored properties.
+  /// The `@Lazy` and `@WeakLazy` properties of `containerClass` and its superclasses,
+  /// superclasses' first, in declaration order; nil if reflection cannot list the stored
+  /// properties of the class or of a superclass.
   static func fields(of containerClass: AnyClass) -> [LazyField]? {
-    StoredField.fields(of: containerClass)?.compactMap { field in
-      (field.type as? any _LazyStorage.Type).map {
-        LazyField(
-          name: field.name, offset: field.offset, storageType: field.type, valueType: $0.valueType)
+    var fields: [LazyField] = []
+    var inherited = 0  // How many stored properties the superclasses declare.
+    for declaringClass in RuleTable.ancestry(of: containerClass).reversed() {
+      guard let stored = StoredField.fields(of: declaringClass) else { return nil }
+      for field in stored.dropFirst(inherited) {
+        guard let storage = field.type as? any _LazyStorage.Type else { continue }
+        fields.append(
+          LazyField(
+            name: field.name, offset: field.offset, storageType: field.type,
+            valueType: storage.valueType, isWeak: storage.isWeak, declaringClass: declaringClass))
       }
+      inherited = stored.count
     }
+    return fields
   }
 
-  /// Whether the property holds a value in `container`, an object of the class: neither empty,
-  /// in flight, nor a capture of override layers.
+  /// Whether the `@Lazy` property holds a value in `container`, an object of the class.
+  ///
+  /// Neither empty, in flight, nor a capture of override layers. A `@WeakLazy` property's value
+  /// may go away at any time: it never counts as resolved.
   func isResolved(in container: AnyObject) -> Bool {
+    guard !isWeak else { return false }
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     SlotLock.lock(object)
     defer { SlotLock.unlock(object) }
@@ -46,9 +62,14 @@ internal struct StoredField {
   let type: Any.Type
 
   /// The stored properties of `containerClass` and its superclasses; nil if reflection cannot
-  /// list them (the class's reflection metadata was left out).
+  /// list them (the reflection metadata of the class or of a superclass was left out, in which
+  /// case the standard library would list none, as for a class with no stored property).
   static func fields(of containerClass: AnyClass) -> [StoredField]? {
-    guard #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) else { return nil }
+    guard #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *),
+      RuleTable.ancestry(of: containerClass).allSatisfy({
+        _lazyinject_has_field_records(unsafeBitCast($0, to: UnsafeRawPointer.self)) != 0
+      })
+    else { return nil }
     var fields: [StoredField] = []
     // `.classType` (1 << 0; the static property is not concurrency-safe) lists the superclasses'
     // stored properties too.
@@ -63,11 +84,19 @@ internal struct StoredField {
   }
 }
 
-/// What reflection reads of a `@Lazy` property's storage type.
+/// What reflection reads of a `@Lazy` or `@WeakLazy` property's storage type.
 internal protocol _LazyStorage {
+  /// The type the property resolves.
   static var valueType: Any.Type { get }
+  static var isWeak: Bool { get }
 }
 
 extension Lazy: _LazyStorage {
   static var valueType: Any.Type { Value.self }
+  static var isWeak: Bool { false }
+}
+
+extension WeakLazy: _LazyStorage {
+  static var valueType: Any.Type { Value?.self }
+  static var isWeak: Bool { true }
 }

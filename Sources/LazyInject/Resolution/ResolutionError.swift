@@ -30,8 +30,9 @@ public struct ResolutionError: Error, CustomStringConvertible {
     case initializerFailed
     /// A main-actor initializer was asked for its value off the main actor.
     case requiresMainActor
-    /// An object has `@Lazy` properties that cannot be resolved; see
-    /// ``InitializerRegistry/validate(_:)``.
+    /// An object or classes have `@Lazy` or `@WeakLazy` properties that cannot be resolved, or
+    /// that could not be checked; see ``InitializerRegistry/validate(_:)`` and
+    /// ``InitializerRegistry/validate(classesIn:excluding:)``.
     case unresolvableProperties
     /// A property rule's key path leads to a property of another object than the one resolved,
     /// as `\UsersViewController.session.$token` does.

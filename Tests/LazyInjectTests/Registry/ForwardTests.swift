@@ -136,7 +136,7 @@ struct ForwardTests {
       let text = String(decoding: result.standardErrorContent, as: UTF8.self)
       #expect(
         text.contains(
-          "LazyInject warning: forward(LazyInjectTests.Exporting.self, to:"
+          "LazyInject warning: forward((any LazyInjectTests.Exporting).self, to:"
             + " LazyInjectTests.PlainSettings.self) at LazyInjectTests/ForwardTests.swift:"),
         "\(text)")
       #expect(text.contains("can never succeed"))

@@ -1,0 +1,217 @@
+#include "ModuleScan.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#if defined(__APPLE__)
+#include <mach-o/dyld.h>
+#include <mach-o/getsect.h>
+#endif
+#if __has_include(<ptrauth.h>)
+#include <ptrauth.h>
+#endif
+
+// The layouts below are the Swift ABI's (include/swift/ABI/Metadata.h, MetadataValues.h),
+// written out for the few fields read here.
+
+/// ContextDescriptorFlags: the kind is in the low five bits.
+#define KIND_MASK 0x1F
+#define KIND_MODULE 0
+#define KIND_CLASS 16
+#define FLAG_IS_GENERIC 0x80
+
+/// A context descriptor: flags, then a relative pointer to its parent. A module's and a type's
+/// name follows; a type's metadata accessor follows its name.
+typedef struct {
+  uint32_t flags;
+  int32_t parent;
+  int32_t name;
+  int32_t accessFunction;
+} context_descriptor;
+
+/// The target of a relative direct pointer.
+static const void *relative(const int32_t *field) { return (const char *)field + *field; }
+
+/// A context's parent: NULL for a module, or when the reference goes through another image's
+/// pointer (a parent is always in its child's image, so this does not happen in practice).
+static const context_descriptor *parent_of(const context_descriptor *context) {
+  if (context->parent == 0 || (context->parent & 1) != 0) {
+    return NULL;
+  }
+  return relative(&context->parent);
+}
+
+/// The metadata accessor of a non-generic type: takes a request (0: complete, blocking), returns
+/// the metadata and its state, in Swift's calling convention.
+typedef struct {
+  const void *metadata;
+  uintptr_t state;
+} metadata_response;
+typedef metadata_response (*metadata_accessor)(uintptr_t request) __attribute__((swiftcall));
+
+typedef struct {
+  const char *module;
+  _lazyinject_scan_body body;
+  void *context;
+} scan;
+
+static void visit(const context_descriptor *descriptor, scan *scan) {
+  if ((descriptor->flags & KIND_MASK) != KIND_CLASS) {
+    return;
+  }
+  bool isGeneric = false;
+  const context_descriptor *context = descriptor;
+  while (context != NULL && (context->flags & KIND_MASK) != KIND_MODULE) {
+    isGeneric = isGeneric || (context->flags & FLAG_IS_GENERIC) != 0;
+    context = parent_of(context);
+  }
+  if (context == NULL) {
+    return;
+  }
+  const char *moduleName = relative(&context->name);
+  if (scan->module == NULL) {
+    scan->body(LAZYINJECT_FOUND_MODULE, NULL, moduleName, scan->context);
+    return;
+  }
+  if (strcmp(moduleName, scan->module) != 0) {
+    return;
+  }
+  const char *name = relative(&descriptor->name);
+  if (isGeneric) {
+    scan->body(LAZYINJECT_FOUND_GENERIC_CLASS, NULL, name, scan->context);
+    return;
+  }
+  const void *accessor = relative(&descriptor->accessFunction);
+#if __has_feature(ptrauth_calls)
+  accessor = ptrauth_sign_unauthenticated(accessor, ptrauth_key_function_pointer, 0);
+#endif
+  metadata_response response = ((metadata_accessor)accessor)(0);
+  if (response.metadata != NULL) {
+    scan->body(LAZYINJECT_FOUND_CLASS, response.metadata, name, scan->context);
+  }
+}
+
+/// The runtime's: a type's context descriptor, or NULL for a type that has none (an Objective-C
+/// class).
+extern const void *swift_getTypeContextDescriptor(const void *metadata);
+
+int _lazyinject_has_field_records(const void *metadata) {
+  const context_descriptor *descriptor = swift_getTypeContextDescriptor(metadata);
+  if (descriptor == NULL) {
+    return 1;
+  }
+  // A type descriptor's field descriptor follows its metadata accessor: 0 when not emitted.
+  const int32_t *fields = &descriptor->accessFunction + 1;
+  return *fields != 0;
+}
+
+/// Visits the type metadata records in `[start, start + length)`: 32-bit relative pointers to
+/// type descriptors, whose low two bits say how (0: direct, 1: indirect; 2 and 3 name
+/// Objective-C classes, which are not Swift classes of a module).
+static void visit_records(const void *start, uintptr_t length, scan *scan) {
+  const int32_t *record = start;
+  for (uintptr_t index = 0; index < length / sizeof(int32_t); index++, record++) {
+    int32_t offset = *record;
+    const char *target = (const char *)record + (offset & ~3);
+    switch (offset & 3) {
+    case 0:
+      visit((const context_descriptor *)target, scan);
+      break;
+    case 1: {
+#if __has_feature(ptrauth_calls)
+      // Signed as the runtime signs indirect type descriptor references.
+      const context_descriptor *__ptrauth(ptrauth_key_process_independent_data, 1, 0xae86)
+          const *indirect = (const void *)target;
+#else
+      const context_descriptor *const *indirect = (const void *)target;
+#endif
+      if (*indirect != NULL) {
+        visit(*indirect, scan);
+      }
+      break;
+    }
+    default:
+      break;
+    }
+  }
+}
+
+#if defined(__APPLE__)
+
+int _lazyinject_scan_classes(const char *module, _lazyinject_scan_body body, void *context) {
+  scan scan = {module, body, context};
+  uint32_t count = _dyld_image_count();
+  for (uint32_t image = 0; image < count; image++) {
+    const struct mach_header *header = _dyld_get_image_header(image);
+    if (header == NULL) {
+      continue;  // Unloaded since it was counted.
+    }
+    const char *sections[] = {"__swift5_types", "__swift5_types2"};
+    for (size_t index = 0; index < sizeof(sections) / sizeof(sections[0]); index++) {
+      unsigned long size = 0;
+#if __LP64__
+      const uint8_t *data =
+          getsectiondata((const struct mach_header_64 *)header, "__TEXT", sections[index], &size);
+#else
+      const uint8_t *data = getsectiondata(header, "__TEXT", sections[index], &size);
+#endif
+      if (data != NULL) {
+        visit_records(data, size, &scan);
+      }
+    }
+  }
+  return 1;
+}
+
+#elif defined(__ELF__)
+
+/// The start of the runtime's `MetadataSections` (SwiftShims/MetadataSections.h): a version,
+/// three words, then address ranges, the type metadata records' third. Every version has them.
+typedef struct {
+  uintptr_t start;
+  uintptr_t length;
+} section_range;
+typedef struct {
+  uintptr_t version;
+  const void *baseAddress;
+  void *unused0;
+  void *unused1;
+  section_range protocols;
+  section_range protocolConformances;
+  section_range typeMetadata;
+} metadata_sections;
+
+/// Exported by the Swift runtime on ELF platforms; weak, so that a runtime without it reads as
+/// "no records".
+extern void swift_enumerateAllMetadataSections(
+    bool (*body)(const void *sections, void *context), void *context) __attribute__((weak));
+
+static bool visit_sections(const void *sections, void *context) {
+  const metadata_sections *metadata = sections;
+  if (metadata->version >= 1) {
+    visit_records(
+        (const void *)metadata->typeMetadata.start, metadata->typeMetadata.length, context);
+  }
+  return true;
+}
+
+int _lazyinject_scan_classes(const char *module, _lazyinject_scan_body body, void *context) {
+  if (swift_enumerateAllMetadataSections == NULL) {
+    return 0;
+  }
+  scan scan = {module, body, context};
+  swift_enumerateAllMetadataSections(visit_sections, &scan);
+  return 1;
+}
+
+#else
+
+int _lazyinject_scan_classes(const char *module, _lazyinject_scan_body body, void *context) {
+  (void)module;
+  (void)body;
+  (void)context;
+  return 0;
+}
+
+#endif

@@ -1,0 +1,50 @@
+import Foundation
+import LazyInject
+import Testing
+
+@testable import LazyInjectDemo
+
+// The demo's module is checked, and drawn, as an app's test would: from its classes, without
+// making any object.
+
+struct DependencyCheckTests {
+  @Test func testEveryClassOfTheDemoCanResolveItsProperties() throws {
+    let report = try InitializerRegistry.shared.validate(classesIn: "LazyInjectDemo")
+    #expect(report.checkedClasses.contains("LazyInjectDemo.AdminUsersViewController"))
+    #expect(report.checkedClasses.contains("LazyInjectDemo.NewsFetcher"))
+    #expect(report.checkedPropertyCount >= 30)
+    #expect(report.skippedGenericClasses.isEmpty)
+  }
+
+  @Test @MainActor func testGraphArgumentPrintsTheGraphInEitherLanguage() throws {
+    #expect(Demo.run(arguments: ["--graph"], echo: false) == 0)
+    #expect(Demo.run(arguments: ["--graph", "dot"], echo: false) == 0)
+    #expect(Demo.run(arguments: ["--graph", "svg"], echo: false) == 1)
+    let dot = try #require(Demo.graph(format: "dot"))
+    #expect(dot.hasPrefix("digraph LazyInject {"))
+    #expect(
+      dot.contains(
+        "\"UsersViewController\" -> \"ResourceLoader\" [label=\"resourceLoader: in"
+          + " UsersViewController, unique scope\"];"))
+    #expect(!dot.contains("missing"))
+  }
+
+  @Test func testReadmeShowsTheGraphTheDemoPrints() async throws {
+    let readme = try String(
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+          "README.md"),
+      encoding: .utf8)
+    // In a fresh process, as `swift run LazyInjectDemo --graph` draws it: no property rule has
+    // been told its property yet.
+    let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+      let status = await MainActor.run { Demo.run(arguments: ["--graph"]) }
+      exit(status)
+    }
+    let graph = try #require(
+      result.map { String(decoding: $0.standardOutputContent, as: UTF8.self) })
+    #expect(
+      readme.contains("```mermaid\n\(graph)```"),
+      "README.md's graph differs from `swift run LazyInjectDemo --graph`:\n\(graph)")
+  }
+}

@@ -1,0 +1,77 @@
+import LazyInject
+import LazyInjectValidationFixtures
+import Testing
+
+// The dependency graph of the fixture module, whose initializers trap: drawing builds nothing.
+
+struct DependencyGraphTests {
+  private let registry = InitializerRegistry.shared
+
+  /// The graph of the fixtures with `Audit` registered for admins only.
+  private func graph(of classes: [AnyClass]? = nil) -> InitializerRegistry.DependencyGraph {
+    registry.withOverrides {
+      $0.register(Audit.self, in: AdminScreen.self) { _ in Audit() }
+    } operation: {
+      classes.map { registry.dependencyGraph(classes: $0) }
+        ?? registry.dependencyGraph(classesIn: "LazyInjectValidationFixtures")
+    }
+  }
+
+  @Test func testDotHasAnEdgePerPropertyLabelledWithItsRuleOrMissing() {
+    let dot = graph().dot
+    let lines = dot.split(separator: "\n").map(String.init)
+    #expect(lines.first == "digraph LazyInject {")
+    #expect(lines.last == "}")
+    #expect(lines.contains("  \"AdminScreen\" [shape=box];"))
+    #expect(lines.contains("  \"Audit\" [shape=ellipse];"))
+    #expect(
+      lines.contains {
+        $0.hasPrefix(
+          "  \"AdminScreen\" -> \"Audit\" [label=\"audit: layer 1, in AdminScreen, unique scope\"")
+      }, "\(dot)")
+    #expect(
+      lines.contains(
+        "  \"BaseScreen\" -> \"Audit\" [label=\"audit: missing\", color=red, style=dashed];"))
+    #expect(lines.contains("  \"AdminScreen\" -> \"Clock\" [label=\"clock: init()\"];"))
+    #expect(
+      lines.contains(
+        "  \"AdminScreen\" -> \"(any Tracking)?\" [label=\"delegate: nil, no rule\","
+          + " style=dotted];"))
+    #expect(lines.contains("  // Skipped generic classes: LazyInjectValidationFixtures.Cache."))
+  }
+
+  @Test func testMermaidDrawsTheSameGraph() {
+    let mermaid = graph().mermaid
+    let lines = mermaid.split(separator: "\n").map(String.init)
+    #expect(lines.first == "graph LR")
+    let admin = lines.first { $0.hasSuffix("[\"AdminScreen\"]") }?.split(separator: "[").first
+    let audit = lines.first { $0.hasSuffix("([\"Audit\"])") }?.split(separator: "(").first
+    let base = lines.first { $0.hasSuffix("[\"BaseScreen\"]") }?.split(separator: "[").first
+    #expect(admin != nil && audit != nil && base != nil, "\(mermaid)")
+    if let admin, let audit, let base {
+      #expect(
+        lines.contains(
+          "\(admin) -->|\"audit: layer 1, in AdminScreen, unique scope\"| \(audit.dropFirst(2))"))
+      #expect(lines.contains("\(base) -.->|\"audit: missing\"| \(audit.dropFirst(2))"))
+    }
+    #expect(lines.contains("  %% Skipped generic classes: LazyInjectValidationFixtures.Cache."))
+    // Labels are quoted strings, so that parentheses and `?` are not read as shapes.
+    #expect(lines.contains { $0.hasSuffix("([\"(any Tracking)?\"])") })
+  }
+
+  @Test func testGraphOfClassesFollowsTheirValuesOwnLazyProperties() {
+    let dot = graph(of: [AdminScreen.self]).dot
+    #expect(dot.contains("\"AdminScreen\" -> \"ReportService\" [label=\"reports: missing\""))
+    #expect(dot.contains("\"ReportService\" -> \"Audit\" [label=\"audit: missing\""), "\(dot)")
+    #expect(!dot.contains("LedgerScreen"))
+  }
+
+  @Test func testGraphOfAModuleThatHasNoClassSaysSo() {
+    let graph = registry.dependencyGraph(classesIn: "NoSuchModule")
+    #expect(
+      graph.dot
+        == "digraph LazyInject {\n  rankdir=LR;\n  // LazyInject found no class in a module named"
+        + " \"NoSuchModule\", so nothing was checked.\n}")
+    #expect(graph.mermaid.hasPrefix("graph LR\n  %% LazyInject found no class in a module named"))
+  }
+}
