@@ -28,7 +28,8 @@ extension InitializerRegistry {
   /// `@WeakLazy` properties, and of the classes their values need.
   ///
   /// ```swift
-  /// let graph = registry.dependencyGraph(classesIn: "MyApp")   // graph.dot, graph.mermaid
+  /// let graph = registry.dependencyGraph(classesIn: "MyApp")
+  /// print(graph.dot)      // or graph.mermaid
   /// ```
   ///
   /// Finds the classes as ``validate(classesIn:excluding:)`` does. A name that matches no module,
