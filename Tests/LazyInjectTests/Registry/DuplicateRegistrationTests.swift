@@ -9,6 +9,11 @@ private final class Service {
 
 private final class Screen {}
 
+private final class ReportScreen {
+  @Lazy var auditLog: Service
+  @Lazy var debugLog: Service
+}
+
 struct DuplicateRegistrationTests {
   @Test func testLaterRegistrationReplacesTheEarlierAndIsReported() throws {
     let registry = InitializerRegistry()
@@ -24,6 +29,19 @@ struct DuplicateRegistrationTests {
     #expect(
       report.description.contains(
         "replaces the registration at LazyInjectTests/DuplicateRegistrationTests.swift:"))
+  }
+
+  @Test func testReplacedPropertyRuleIsReportedButTheOtherPropertysRuleIsNot() {
+    let registry = InitializerRegistry()
+    let reports = Locked<[InitializerRegistry.DuplicateRegistration]>([])
+    registry.duplicateRegistrationHandler = { duplicate in reports.withLock { $0.append(duplicate) }
+    }
+    registry.register(\ReportScreen.$auditLog) { _ in Service("first") }
+    registry.register(\ReportScreen.$debugLog) { _ in Service("debug") }
+    registry.register(\ReportScreen.$auditLog) { _ in Service("second") }
+    let descriptions = reports.withLock { $0 }.map(\.description)
+    #expect(descriptions.count == 1)
+    #expect(descriptions.first?.contains("replaces the registration") == true, "\(descriptions)")
   }
 
   @Test func testSameTypeForAnotherContainerIsNoDuplicate() {

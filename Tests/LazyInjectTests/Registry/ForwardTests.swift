@@ -110,17 +110,17 @@ struct ForwardTests {
   @Test func testTargetThatDoesNotConformIsAnErrorNamingBothTypes() {
     let registry = InitializerRegistry()
     registry.register(SettingsAnalytics.self) { _ in SettingsAnalytics() }
-    // A class target: a subclass might conform, so registering cannot tell.
-    registry.forward(SharedAnalytics.self, to: SettingsAnalytics.self)
+    // A class target of a protocol: a subclass might conform, so registering cannot tell.
+    registry.forward((any Exporting).self, to: SettingsAnalytics.self)
     #expect {
-      try registry.resolve(SharedAnalytics.self, for: Screen())
+      try registry.resolve((any Exporting).self, for: Screen())
     } throws: { error in
       let text = "\(error)"
       return (error as? ResolutionError)?.kind == .forwardTargetMismatch
         && text.contains(
-          "LazyInject cannot forward LazyInjectTests.SharedAnalytics to"
+          "LazyInject cannot forward LazyInjectTests.Exporting to"
             + " LazyInjectTests.SettingsAnalytics")
-        && text.contains("is not a LazyInjectTests.SharedAnalytics")
+        && text.contains("is not a LazyInjectTests.Exporting")
         && text.contains("Forward registered at LazyInjectTests/ForwardTests.swift:")
         && text.contains("Fix:")
     }

@@ -26,7 +26,12 @@ private class Screen {
   @Lazy var debugLog: Logger
 }
 
-private class AdminScreen: Screen {}
+private class StaffScreen {
+  @Lazy var auditLog: Logger
+  @Lazy var debugLog: Logger
+}
+
+private class AdminScreen: StaffScreen {}
 private final class SuperAdminScreen: AdminScreen {}
 
 private class OrderScreen {
@@ -129,9 +134,10 @@ struct PropertyRuleTests {
   }
 
   @Test func testKeyPathRootedAtASubclassAppliesToItsObjectsOnly() {
-    // `auditLog` is declared in Screen; the rule is for admins and their subclasses.
+    // `auditLog` is declared in StaffScreen; the rule is for admins and their subclasses.
     registry.register(\AdminScreen.$auditLog) { _ in Logger(category: "admin audit") }
-    registry.register(Logger.self, in: Screen.self) { _ in Logger(category: "debug") }
+    registry.register(Logger.self, in: StaffScreen.self) { _ in Logger(category: "debug") }
+    #expect(StaffScreen().auditLog.category == "debug")
     #expect(AdminScreen().auditLog.category == "admin audit")
     #expect(SuperAdminScreen().auditLog.category == "admin audit")
     #expect(AdminScreen().debugLog.category == "debug")
@@ -153,6 +159,8 @@ struct PropertyRuleTests {
     #expect(ReportScreen().auditLog.category == "type")
     registry.register(\ReportScreen.$auditLog) { _ in Logger(category: "first") }
     #expect(ReportScreen().auditLog.category == "first")
+    registry.unregister(\ReportScreen.$auditLog)
+    #expect(ReportScreen().auditLog.category == "type")
     registry.register(\ReportScreen.$auditLog) { _ in Logger(category: "second") }
     #expect(ReportScreen().auditLog.category == "second")
     let screen = ReportScreen()
