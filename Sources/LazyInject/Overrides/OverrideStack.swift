@@ -22,9 +22,14 @@ internal struct OverrideLayer: Sendable {
 /// an object created under them keeps for its first reads (see `Lazy.init()`).
 internal final class OverrideStack: Sendable {
   let layers: [OverrideLayer]
+  /// Whether the stack joins an object's layers and a reader's that do not nest in them (see
+  /// `adding(_:)`): its layers are then no single chain, and no layer may keep a shared
+  /// instance built with any of them.
+  let isMerged: Bool
 
-  init(_ layers: [OverrideLayer]) {
+  init(_ layers: [OverrideLayer], isMerged: Bool = false) {
     self.layers = layers
+    self.isMerged = isMerged
   }
 
   /// The registries a resolution from `base` searches before `base` itself: every layer's own
@@ -36,11 +41,17 @@ internal final class OverrideStack: Sendable {
 
   /// The layers of this stack, then those of `reader` that it lacks: the layers a first read of
   /// an object created under this stack uses, made where `reader` is in force.
+  ///
+  /// When the reader's layers nest inside this stack's (a layer made inside the one the object
+  /// was made in), that is the reader's stack: one chain.
   func adding(_ reader: OverrideStack?) -> OverrideStack {
     guard let reader, reader !== self else { return self }
+    if reader.layers.starts(with: layers, by: { $0.registry === $1.registry }) {
+      return reader
+    }
     let own = Set(layers.map { ObjectIdentifier($0.registry) })
     let added = reader.layers.filter { !own.contains(ObjectIdentifier($0.registry)) }
-    return added.isEmpty ? self : OverrideStack(layers + added)
+    return added.isEmpty ? self : OverrideStack(layers + added, isMerged: true)
   }
 }
 

@@ -20,8 +20,8 @@ extension InitializerRegistry {
   /// from this registry on the same task (or, outside tasks, the same thread) looks at that layer
   /// first: a rule from it beats every rule of the layers below, however deep its container class,
   /// and within the layer the most specific rule wins as usual. Nested calls stack, the innermost
-  /// first. Nothing outside `operation` sees the layer, so tests running in parallel can each
-  /// override ``shared``.
+  /// first. No code outside `operation` sees the layer (only the objects created inside it, see
+  /// below), so tests running in parallel can each override ``shared``.
   ///
   /// Registering on this registry while `operation` runs (in a test's body, a suite's `init`,
   /// or production set-up that a test calls) adds to the innermost layer too, below the rules
@@ -34,7 +34,8 @@ extension InitializerRegistry {
   /// properties resolve with them even when first read after `withOverrides` returned, as a
   /// view model created in a preview or a factory does. Read inside other layers, such a property
   /// resolves with the object's layers and, above them, the reader's layers that the object was
-  /// not created under.
+  /// not created under. Those layers are no single chain, so a shared instance whose build used
+  /// any of them goes to that read alone: no layer keeps it.
   ///
   /// Singletons built from the layer's registrations belong to the layer and go away with it. So
   /// does a shared (singleton, weak or custom-scope) instance of the registry whose build used a

@@ -85,9 +85,11 @@ extension InitializerRegistry {
       // A reset of the scope while the value was built: it goes to this caller only, which
       // asked before the reset; resolutions that asked after it build anew. The same for a
       // build that used the layers of several registries, or of a registry other than this
-      // one's: no layer that this registry's resolutions search may keep it.
+      // one's, or any layer of a merged stack (see `OverrideStack.isMerged`): no layer that
+      // this registry's resolutions search may keep it.
       guard registration.builtInGeneration == scopeGenerations[registration.scope, default: 0],
-        !frame.pointee.usesSeveralRegistries
+        !frame.pointee.usesSeveralRegistries,
+        frame.pointee.layer == nil || OverrideScope.current?.isMerged != true
       else { return }
       guard let used else {
         try registration.policy.keep(value, in: registration)

@@ -42,6 +42,23 @@ private final class CartScreen {
   @Lazy var cart: SharedCart
 }
 
+/// Built from the gateway its sender resolves.
+private final class Till: Sendable {
+  let gatewayKind: String
+  init(gatewayKind: String) { self.gatewayKind = gatewayKind }
+}
+
+private final class TillScreen {
+  @Lazy var till: Till
+}
+
+/// Registers a `.singleton` till, built from the gateway in force, in `layer`.
+private func registerSingletonTill(in layer: InitializerRegistry) {
+  layer.register(Till.self, scope: .singleton) { sender in
+    Till(gatewayKind: try InitializerRegistry.shared.resolve(Gateway.self, for: sender).kind)
+  }
+}
+
 /// Registers production for this file's types on `.shared` (outside any layer: on a thread of
 /// its own, since a test's layer would take it), once.
 private let production: Void = runConcurrently(threads: 1) { _ in
@@ -205,5 +222,38 @@ struct CreationLayerTests {
     }
     #expect(built.value == 1)
     #expect(Set(seen.value).count == 1)
+  }
+
+  @Test func testSingletonOfTheObjectsLayerBuiltWithTheReadersMockIsKeptByNeither() {
+    let (first, second) = InitializerRegistry.shared.withOverrides {
+      registerSingletonTill(in: $0)
+    } operation: {
+      (TillScreen(), TillScreen())
+    }
+    InitializerRegistry.shared.withOverrides {
+      $0.register(Gateway.self) { _ in Gateway("reader's mock") }
+    } operation: {
+      #expect(first.till.gatewayKind == "reader's mock")
+    }
+    // Kept by the object's layer, it would carry the other layer's mock to every object made in
+    // that layer.
+    #expect(second.till.gatewayKind == "live")
+    #expect(second.till === second.till)
+  }
+
+  @Test func testLayerNestedInTheObjectsLayerKeepsTheSharedInstancesBuiltWithIt() {
+    InitializerRegistry.shared.withOverrides {
+      registerSingletonTill(in: $0)
+    } operation: {
+      let (first, second) = (TillScreen(), TillScreen())
+      InitializerRegistry.shared.withOverrides {
+        $0.register(Gateway.self) { _ in Gateway("nested mock") }
+      } operation: {
+        // The nested layer's stack is one chain with the objects' layer: it keeps the till.
+        #expect(first.till.gatewayKind == "nested mock")
+        #expect(second.till === first.till)
+      }
+      #expect(TillScreen().till.gatewayKind == "live")
+    }
   }
 }
