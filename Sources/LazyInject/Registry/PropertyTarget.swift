@@ -1,10 +1,10 @@
 /// The `@Lazy` property a property rule is for, given by the key path to its projected value.
 ///
 /// A key path to the wrapped value cannot be matched to a slot without reading the property;
-/// applying the key path to the projection is side-effect free (LazyInject's own subscript makes
-/// the projection from the object and the slot's address) and tells the slot. Its offset in the
-/// object is the same in every object of the root class and its subclasses, so the first offset
-/// found is kept: later first reads compare offsets.
+/// applying the key path to the projection tells the slot (LazyInject's own subscript makes the
+/// projection from the object and the slot's address, reading nothing; a key path through
+/// computed properties runs their getters). The offset found is kept per class, since a
+/// subclass may override a computed property on the way: later first reads compare offsets.
 ///
 /// `@unchecked Sendable`: the offsets are guarded by their locks (`Protected`); the key path is an
 /// immutable object, applied from any thread only to make a projection, which reads no state of
@@ -19,12 +19,18 @@ internal final class PropertyTarget: @unchecked Sendable {
   /// Applies the key path to an object of the root class: the object the projection belongs to
   /// and the slot's address.
   private let project: (AnyObject) -> (container: AnyObject, slot: UnsafeRawPointer)
-  /// The slot's offset in the object, once a first read or `validate` applied the key path.
-  private let offset = Protected<Int?>(nil)
+  /// The slot's offset in objects of each class a first read or `validate` applied the key path
+  /// to.
+  private let offsets = Protected<[ObjectIdentifier: Int]>([:])
 
-  /// The offsets found for every key path, by any rule: a rule for a key path another rule (of
-  /// another registry or layer) applied knows its property too.
-  private static let offsets = Protected<[AnyKeyPath: Int]>([:])
+  /// The offsets found for every key path and class, by any rule: a rule for a key path another
+  /// rule (of another registry or layer) applied knows its property too.
+  private static let sharedOffsets = Protected<[SharedKey: Int]>([:])
+
+  private struct SharedKey: Hashable {
+    let keyPath: AnyKeyPath
+    let containerClass: ObjectIdentifier
+  }
 
   init<Root: AnyObject, Value>(_ keyPath: KeyPath<Root, LazyProjection<Value>>) {
     rootClass = Root.self
@@ -42,7 +48,8 @@ internal final class PropertyTarget: @unchecked Sendable {
   /// - Throws: ``ResolutionError/Kind/invalidPropertyKeyPath`` when the key path leads to a
   ///   property of another object (`\UsersViewController.session.$token`).
   func offset(in container: AnyObject, rule: RuleSource) throws -> Int {
-    if let known = knownOffset {
+    let containerClass = ObjectIdentifier(type(of: container))
+    if let known = knownOffset(in: containerClass) {
       return known
     }
     // Applied without a lock held: a key path through another object's getters runs user code.
@@ -52,19 +59,29 @@ internal final class PropertyTarget: @unchecked Sendable {
         rule: rule.rule, containerClass: type(of: container), ownerClass: type(of: owner))
     }
     let found = slot - UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-    offset.withLock { $0 = found }
-    Self.offsets.withLock { $0[keyPath] = found }
+    offsets.withLock { $0[containerClass] = found }
+    Self.sharedOffsets.withLock {
+      $0[SharedKey(keyPath: keyPath, containerClass: containerClass)] = found
+    }
     return found
   }
 
-  /// The offset, if this rule or another for the same key path found it.
-  private var knownOffset: Int? {
-    if let own = offset.withLock({ $0 }) {
+  /// The offset in objects of `containerClass`, if this rule or another for the same key path
+  /// found it.
+  private func knownOffset(in containerClass: ObjectIdentifier) -> Int? {
+    if let own = offsets.withLock({ $0[containerClass] }) {
       return own
     }
-    guard let shared = Self.offsets.withLock({ $0[keyPath] }) else { return nil }
-    offset.withLock { $0 = shared }
+    let key = SharedKey(keyPath: keyPath, containerClass: containerClass)
+    guard let shared = Self.sharedOffsets.withLock({ $0[key] }) else { return nil }
+    offsets.withLock { $0[containerClass] = shared }
     return shared
+  }
+
+  /// The offset in objects of the root class if known, else in objects of any class: the same
+  /// unless a subclass overrides a computed property on the key path's way.
+  private var knownOffset: Int? {
+    knownOffset(in: ObjectIdentifier(rootClass)) ?? offsets.withLock { $0.values.first }
   }
 
   /// The offset, without an object: known once a first read or `validate(_:)` applied the key

@@ -146,7 +146,8 @@ internal struct RuleTable {
   }
 
   /// The property rules for `property` whose root is `containerClass` or one of its
-  /// superclasses, nearest root first.
+  /// superclasses, nearest root first; rules of one root (key paths that differ, though they
+  /// may lead to one slot) by registration site, so that the order is the same in every run.
   func propertyRules(for property: Any.Type, in containerClass: AnyClass) -> [AnyRegistration] {
     guard let byKeyPath = propertyRules[ObjectIdentifier(property)] else { return [] }
     let ancestry = Self.ancestry(of: containerClass).map(ObjectIdentifier.init)
@@ -155,7 +156,12 @@ internal struct RuleTable {
         ancestry.firstIndex(of: ObjectIdentifier(root)).map { (registration, $0) }
       }
     }
-    .sorted { $0.1 < $1.1 }.map(\.0)
+    .sorted { first, second in
+      guard first.1 == second.1 else { return first.1 < second.1 }
+      let (a, b) = (first.0.source, second.0.source)
+      return ("\(a.fileID)", a.line) < ("\(b.fileID)", b.line)
+    }
+    .map(\.0)
   }
 
   /// The pin of `property` in `containerClass`, if a resolution set one.

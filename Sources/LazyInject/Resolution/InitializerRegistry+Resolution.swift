@@ -259,21 +259,25 @@ extension InitializerRegistry {
   /// The property rule of this registry for the property at `slot` in `container`: the first,
   /// nearest root class first, whose key path leads to `slot`.
   ///
+  /// Every rule that applies to the class is checked, so that an invalid one is reported
+  /// whichever property is read first.
+  ///
   /// - Throws: The error of a rule whose key path leads to another object.
   internal func propertyRule(
     for property: Any.Type, in container: AnyObject, slot: UnsafeRawPointer
   ) throws -> AnyRegistration? {
     let rules = withState { table.propertyRules(for: property, in: type(of: container)) }
     let offset = slot - UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    var found: AnyRegistration?
     for rule in rules {
       // Offsets are found without the registry's lock: applying a key path may run user code.
       if let target = rule.source.property,
-        try target.offset(in: container, rule: rule.source) == offset
+        try target.offset(in: container, rule: rule.source) == offset, found == nil
       {
-        return rule
+        found = rule
       }
     }
-    return nil
+    return found
   }
 
   /// The error for a property no layer and no `init()` can build.

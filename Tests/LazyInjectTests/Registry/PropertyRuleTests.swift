@@ -80,6 +80,17 @@ extension MisusedScreen {
   fileprivate var sessionToken: LazyProjection<Logger> { session.$token }
 }
 
+/// Names one of its properties through a computed projection, which a subclass overrides.
+private class ChoosingScreen {
+  @Lazy var first: Logger
+  @Lazy var second: Logger
+  var chosen: LazyProjection<Logger> { $first }
+}
+
+private final class SecondChoosingScreen: ChoosingScreen {
+  override var chosen: LazyProjection<Logger> { $second }
+}
+
 private class ScopedScreen {
   @Lazy var auditLog: Logger
   @Lazy var debugLog: Logger
@@ -255,13 +266,25 @@ struct PropertyRuleTests {
   @Test func testReadThroughAKeyPathToAnotherObjectStopsWithTheMessage() async {
     await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       startWatchdog()
-      registry.register(\MisusedScreen.sessionToken) { _ in Logger(category: "token") }
+      // Stops though the valid rule comes first (by site; explicit lines, since inside the exit
+      // test's expansion every call has the same #line): every rule of the class is checked.
+      registry.register(\MisusedScreen.$auditLog, line: 1) { _ in Logger(category: "audit") }
+      registry.register(\MisusedScreen.sessionToken, line: 2) { _ in Logger(category: "token") }
       _ = MisusedScreen().auditLog
     }.map { result in
       let text = String(decoding: result.standardErrorContent, as: UTF8.self)
       #expect(text.contains("leads to a @Lazy property of another object"), "\(text)")
       #expect(!text.contains("watchdog"))
     }
+  }
+
+  @Test func testKeyPathThroughAnOverriddenComputedPropertyNamesEachClasssOwnSlot() {
+    registry.register(\ChoosingScreen.chosen) { _ in Logger(category: "chosen") }
+    registry.register(Logger.self, in: ChoosingScreen.self) { _ in Logger(category: "other") }
+    #expect(ChoosingScreen().first.category == "chosen")
+    #expect(ChoosingScreen().second.category == "other")
+    #expect(SecondChoosingScreen().first.category == "other")
+    #expect(SecondChoosingScreen().second.category == "chosen")
   }
 
   @Test func testLayerRulesWinOverThePropertyRulesBelowThem() {
