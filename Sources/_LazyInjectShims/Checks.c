@@ -2,12 +2,11 @@
 
 #include "LazyInjectShims.h"
 
-#define LAZYINJECT_PROBE_PATHS 8
+_Static_assert(LAZYINJECT_STRIPE_COUNT <= 64, "a held stripe is a bit of a 64-bit mask");
 
 static LAZYINJECT_TLS uint64_t held_slot_locks = 0;
 static LAZYINJECT_TLS intptr_t held_mutexes = 0;
 static LAZYINJECT_TLS int last_path = -1;
-static intptr_t path_counts[LAZYINJECT_PROBE_PATHS];
 
 static uint64_t stripe_bit(const void *object) {
   return (uint64_t)1 << (_lazyinject_stripe_for(object) - _lazyinject_stripes);
@@ -32,26 +31,8 @@ intptr_t _lazyinject_checked_note_mutexes(intptr_t delta) {
   return held_mutexes;
 }
 
-void _lazyinject_probe_record(int path) {
-  if (path < 0 || path >= LAZYINJECT_PROBE_PATHS) {
-    return;
-  }
-  last_path = path;
-  __atomic_add_fetch(&path_counts[path], 1, __ATOMIC_RELAXED);
-}
+void _lazyinject_probe_record(int path) { last_path = path; }
 
 int _lazyinject_probe_last_path(void) { return last_path; }
 
-intptr_t _lazyinject_probe_count(int path) {
-  if (path < 0 || path >= LAZYINJECT_PROBE_PATHS) {
-    return 0;
-  }
-  return __atomic_load_n(&path_counts[path], __ATOMIC_RELAXED);
-}
-
-void _lazyinject_probe_reset(void) {
-  for (int index = 0; index < LAZYINJECT_PROBE_PATHS; index++) {
-    __atomic_store_n(&path_counts[index], 0, __ATOMIC_RELAXED);
-  }
-  last_path = -1;
-}
+void _lazyinject_probe_reset(void) { last_path = -1; }

@@ -6,7 +6,7 @@ extension InitializerRegistry {
   ///
   /// Only for a registration that is its pair's pin (see `RulePin`): the value then needs no
   /// record of its rule besides the pin. The resolution pipeline consumes a plan in one place,
-  /// `resolve(_:for:slot:plan:outcome:)`.
+  /// `resolve(_:for:slot:plan:generally:outcome:)`.
   @usableFromInline
   internal enum ExpressPlan {
     /// Return this object, kept by a `.singleton` or custom-scope registration of a class type.

@@ -39,9 +39,18 @@ internal enum _FirstRead {
     _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer, capture: UInt,
     outcome: inout InitializerRegistry.Outcome
   ) -> Value {
-    let stack = _LazyObjectBox.stack(ofCapture: capture)
     defer { didReplace(capture) }
-    return OverrideScope.$current.withValue(stack.adding(OverrideScope.current)) {
+    return resolve(
+      type, for: container, slot: slot, layers: _LazyObjectBox.stack(ofCapture: capture),
+      outcome: &outcome)
+  }
+
+  /// Resolves with `layers`, the layers an object was made under, and the reader's they lack.
+  internal static func resolve<Value>(
+    _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer,
+    layers: OverrideStack, outcome: inout InitializerRegistry.Outcome
+  ) -> Value {
+    OverrideScope.$current.withValue(layers.adding(OverrideScope.current)) {
       resolve(type, for: container, slot: slot, plan: .general, outcome: &outcome)
     }
   }

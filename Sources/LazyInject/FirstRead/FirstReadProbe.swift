@@ -2,7 +2,7 @@ import _LazyInjectShims
 
 /// Which way the first read of a `@Lazy` property went.
 @usableFromInline
-package enum FirstReadPath: Int32, CaseIterable, Sendable {
+package enum FirstReadPath: Int32, Sendable {
   /// The express table held a kept object: it went into the slot under the slot lock.
   case expressTableKeptObject
   /// The express table held a `.unique` registration: it was built without the registry's lock.
@@ -23,8 +23,8 @@ package enum ExpressEntry: Equatable, Sendable {
 
 /// Lets the package's tests see the path each first read took, and the express table's entries.
 ///
-/// Debug builds record the path of every first read of a `@Lazy` property (a thread-local last
-/// path and process-wide counts); release builds record nothing and pay nothing. Tests that need
+/// Debug builds record the path of every first read of a `@Lazy` property (the calling thread's
+/// last one); release builds record nothing and pay nothing. Tests that need
 /// the express path run in a fresh process (an exit test): the first override layer of a
 /// process turns it off for good.
 @usableFromInline
@@ -43,12 +43,7 @@ package enum FirstReadProbe {
     FirstReadPath(rawValue: _lazyinject_probe_last_path())
   }
 
-  /// How many first reads of the process took `path` since `reset()`.
-  package static func count(of path: FirstReadPath) -> Int {
-    _lazyinject_probe_count(path.rawValue)
-  }
-
-  /// Forgets the counts, and the calling thread's last path.
+  /// Forgets the calling thread's last path.
   package static func reset() {
     _lazyinject_probe_reset()
   }

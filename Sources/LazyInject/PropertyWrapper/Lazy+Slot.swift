@@ -213,7 +213,6 @@ internal final class _LazyObjectBox {
 
   /// The slot a property starts with when override layers may be in force: a capture of them,
   /// or nil when none is.
-  @usableFromInline
   internal static func capture() -> AnyObject? {
     OverrideScope.current.map { _LazyObjectBox(capturing: $0) }
   }

@@ -271,7 +271,7 @@ public struct Lazy<Value> {
     if _lazyinject_waiters() > 0 {  // Read inline: a call here cost 2% of a first read.
       _FirstRead.didPublish()
     }
-    if outcome.isObserved {
+    if outcome.isObserved && isPublished {  // An assignment's value is no injection.
       _FirstRead.notify(container, slot: slot.address, of: built)
     }
     return value

@@ -44,7 +44,6 @@ public struct WeakLazy<Value> {
   /// Nil, the in-flight marker, or a `_WeakLazyReference`, as a raw word (see `_LazySlot`).
   ///
   /// Read and written only with the object's slot lock held.
-  @usableFromInline
   internal var _reference: AnyObject?
 
   /// Creates an unresolved property; the compiler calls it for `@WeakLazy var name: Type?`.
@@ -129,6 +128,7 @@ public struct WeakLazy<Value> {
         slot.word = _WeakLazyReference.retainedWord(of: spare)
       }
       SlotLock.unlock(object)
+      SlotLock.assertNoLockHeld()
       withExtendedLifetime((new, spare)) {}
       if wasInFlight {
         _FirstRead.didPublish()
@@ -147,10 +147,8 @@ public struct WeakLazy<Value> {
     // Held strongly until returned: the slot only keeps it weakly.
     let value: Value?
     if let stack = reference?.stack {
-      value = OverrideScope.$current.withValue(stack.adding(OverrideScope.current)) {
-        _FirstRead.resolve(
-          Value?.self, for: container, slot: slot.address, plan: .general, outcome: &outcome)
-      }
+      value = _FirstRead.resolve(
+        Value?.self, for: container, slot: slot.address, layers: stack, outcome: &outcome)
     } else {
       let plan = InitializerRegistry.shared.expressPlan(for: Value?.self, in: container)
       value = _FirstRead.resolve(
@@ -175,9 +173,10 @@ public struct WeakLazy<Value> {
     }
     SlotLock.unlock(object)
     // Released after unlocking: the reference this thread took may be the last one of layers.
+    SlotLock.assertNoLockHeld()
     withExtendedLifetime((new, published)) {}
     _FirstRead.didPublish()
-    if outcome.isObserved, let value {
+    if outcome.isObserved, isPublished, let value {
       _FirstRead.notify(container, slot: slot.address, of: value)
     }
     return result

@@ -19,7 +19,8 @@ extension InitializerRegistry {
   /// A target whose value is not a `forwardedType` fails when the forwarded type is resolved,
   /// with a ``ResolutionError`` of kind ``ResolutionError/Kind/forwardTargetMismatch`` naming
   /// both types. When the types alone show it can never be one (a struct that does not conform),
-  /// registering also writes a warning to standard error.
+  /// or that the forward would resolve itself (a type forwarded to itself), registering also
+  /// writes a warning to standard error.
   ///
   /// - Parameters:
   ///   - forwardedType: The type properties declare, such as `(any Tracking).self`.
@@ -64,7 +65,13 @@ extension InitializerRegistry {
     _ forwardedType: Forwarded.Type, container: AnyClass?, to targetType: Target.Type,
     fileID: StaticString, line: UInt
   ) {
-    if neverConforms(targetType, to: forwardedType) {
+    if forwardedType == targetType {
+      writeToStandardError(
+        "LazyInject warning: forward((\(codeName(forwardedType))).self, to:"
+          + " \(codeName(targetType)).self) at \(fileID):\(line) can never succeed: it resolves"
+          + " \(typeName(targetType)) through itself, a cycle. Register \(typeName(targetType))"
+          + " instead.\n")
+    } else if neverConforms(targetType, to: forwardedType) {
       writeToStandardError(
         "LazyInject warning: forward((\(codeName(forwardedType))).self, to:"
           + " \(codeName(targetType)).self) at \(fileID):\(line) can never succeed: a \(typeName(targetType)) is never a"

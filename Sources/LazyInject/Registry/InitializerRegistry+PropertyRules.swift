@@ -16,9 +16,11 @@ extension InitializerRegistry {
   /// registry.register(Logger.self) { _ in Logger(category: "debug") }  // every other Logger
   /// ```
   ///
-  /// A property rule wins over every rule of the property's type in the same registry or
-  /// override layer: property rules first (the nearest root class first), then the type's rules
-  /// (the nearest class, then the root default), then `init()`. A key path rooted at a subclass,
+  /// A property rule wins over every rule of the property's type in the same registry, or in
+  /// the same part of an override layer (its `configure` rules, or those registered while it is
+  /// in force; the first part is searched first, whole): property rules first (the nearest root
+  /// class first), then the type's rules (the nearest class, then the root default), then
+  /// `init()`. A key path rooted at a subclass,
   /// such as `\AdminUsersViewController.$auditLog` for a property declared in
   /// `UsersViewController`, applies to that subclass's objects only. Explicit
   /// ``resolve(_:for:)`` names no property, so it uses the type's rules.

@@ -18,10 +18,12 @@ import _LazyInjectShims
 /// registry.register(RequestManager.self, scope: .singleton) { _ in RequestManager() }
 /// ```
 ///
-/// For a property of type `P` in an object of class `C`, the registry uses the registration for
-/// `(P, C)`, else the one for the nearest superclass of `C`, else the root default for `P`, else
-/// `init()` if `P` is ``DefaultInitializable``; otherwise resolution fails with a
-/// ``ResolutionError``. The most specific registration wins whatever the order of registration,
+/// For a property of type `P` in an object of class `C`, the registry uses a rule registered for
+/// that property by key path (see ``register(_:scope:fileID:line:_:)-(_,_,_,_,(Container)->Property)``),
+/// else the registration for `(P, C)`, else the one for the nearest superclass of `C`, else the
+/// root default for `P`, else `init()` if `P` is ``DefaultInitializable``; otherwise resolution
+/// fails with a ``ResolutionError``. A forward (``forward(_:to:fileID:line:)``) is a registration
+/// like the others, which resolves its target type. The most specific registration wins whatever the order of registration,
 /// and a change applies to every resolution made after it.
 ///
 /// ## Concurrency
@@ -186,7 +188,8 @@ public final class InitializerRegistry: Sendable {
   /// Removes the registration of `propertyType` for exactly `containerType`.
   ///
   /// Registrations for superclasses and the root default stay. Properties resolved already keep
-  /// their values; later resolutions no longer see the registration.
+  /// their values; later resolutions no longer see the registration. While an override layer
+  /// is in force, this removes the layer's registration, not the registry's below it.
   public func unregister<Property, Container: AnyObject>(
     _ propertyType: Property.Type, in containerType: Container.Type
   ) {

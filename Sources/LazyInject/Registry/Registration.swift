@@ -12,8 +12,6 @@ internal class AnyRegistration: @unchecked Sendable {
   var containerType: AnyClass? { source.containerType }
   var scope: InitializerRegistry.Scope { source.scope }
   var overrideDepth: Int { source.layer.depth }
-  var isMainActor: Bool { source.isMainActor }
-  var moduleName: String? { source.moduleName }
 
   /// The thread building the instance of a shared (not `.unique`) registration, if any.
   var builder: UnsafeRawPointer?

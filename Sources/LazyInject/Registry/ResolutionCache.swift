@@ -38,8 +38,6 @@ internal struct ResolutionCache {
   private var entries: [Entry?] = []
   private var count = 0
 
-  var isEmpty: Bool { count == 0 }
-
   /// The cached walk result, and whether the container class observes injections; nil when the
   /// pair was not seen since the last change.
   func lookUp(property: ObjectIdentifier, container: ObjectIdentifier) -> RuleTable.Match? {

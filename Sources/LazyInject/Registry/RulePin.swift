@@ -1,5 +1,5 @@
-/// The rule that first built a (property type, container class) pair's `@Lazy` values: values it
-/// builds later are stored without a box, and `$property.rule` finds their rule here.
+/// The type rule that the first resolution of a (property type, container class) pair matched:
+/// values it builds are stored without a box, and `$property.rule` finds their rule here.
 ///
 /// A pin is set by the first resolution of the pair from a registry's own rules (never an
 /// override layer's) and never changes, whatever is registered or removed afterwards: values

@@ -129,6 +129,7 @@ extension InitializerRegistry {
     _ origin: _LazyOrigin, in containerClass: AnyClass, since start: UInt64,
     to tracer: @Sendable (ResolutionEvent) -> Void
   ) {
+    SlotLock.assertNoLockHeld()
     tracer(ResolutionEvent(origin: origin, containerClass: containerClass, start: start))
   }
 
@@ -177,6 +178,7 @@ extension InitializerRegistry {
     if let defaultType = lookup.defaultInitializable {
       outcome.origin = .defaultInitializer(propertyType)
       outcome.isPinned = lookup.isPinned
+      SlotLock.assertNoLockHeld()
       return (defaultType.init() as! Property)
     }
     if let optionalType = propertyType as? any _OptionalDependency.Type {

@@ -1,6 +1,6 @@
 // Bookkeeping for LazyInject's debug-build checks and its first-read probe. Internal to
-// LazyInject: the Swift side calls these only in debug builds (`#if DEBUG`), so that release
-// builds pay nothing for them.
+// LazyInject: first reads and locks call these only in debug builds (`#if DEBUG`), so that
+// release builds pay nothing for them; the package's tests read the probe in any build.
 #ifndef LAZYINJECT_CHECKS_H
 #define LAZYINJECT_CHECKS_H
 
@@ -25,10 +25,7 @@ void _lazyinject_probe_record(int path);
 /// The path of the calling thread's last first read, or -1 if it made none since the last reset.
 int _lazyinject_probe_last_path(void);
 
-/// How many first reads of the process took `path` since the last reset.
-intptr_t _lazyinject_probe_count(int path);
-
-/// Forgets the counts, and the calling thread's last path.
+/// Forgets the calling thread's last path.
 void _lazyinject_probe_reset(void);
 
 #endif

@@ -96,7 +96,41 @@ private final class ObservedScreen: InjectionObserving, @unchecked Sendable {
   }
 }
 
+/// A token that says where it came from.
+private final class Token: Sendable {
+  let source: String
+  init(_ source: String) { self.source = source }
+}
+
+/// Records what it hears of; its initializers assign the property they build.
+private final class ReassignedScreen: InjectionObserving, @unchecked Sendable {
+  // `@Lazy` and `@WeakLazy` guard their own slots; `heard` is guarded by its lock.
+  @Lazy var token: Token
+  @WeakLazy var weakToken: Token?
+  let heard = Locked<[String]>([])
+
+  func didInject(_ value: Any, intoPropertyNamed name: String) {
+    heard.mutate { $0.append(name) }
+  }
+}
+
 struct InjectionObservingTruthTests {
+  @Test func testObserverHearsNothingWhenAnAssignmentReplacedTheValueBeingBuilt() {
+    let assigned = Token("assigned")
+    InitializerRegistry.shared.register(Token.self, in: ReassignedScreen.self) { sender in
+      sender.token = assigned
+      return Token("built")
+    }
+    InitializerRegistry.shared.register(Token?.self, in: ReassignedScreen.self) { sender in
+      sender.weakToken = assigned
+      return Token("built")
+    }
+    let screen = ReassignedScreen()
+    #expect(screen.token === assigned)
+    #expect(screen.weakToken === assigned)
+    #expect(screen.heard.value.isEmpty, "told of a value no property holds")
+  }
+
   // Under the thread sanitizer, a notification that read the other slots through reflection
   // (without their lock) raced with the assignments on the other thread.
   @Test func testNotificationNamesThePropertyWithoutReadingOtherProperties() {

@@ -126,6 +126,17 @@ struct ForwardTests {
     }
   }
 
+  @Test func testForwardToItselfIsReportedWhenRegistered() async {
+    await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+      startWatchdog()
+      InitializerRegistry().forward(SharedAnalytics.self, in: Screen.self, to: SharedAnalytics.self)
+    }.map { result in
+      let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(text.contains("can never succeed: it resolves"), "\(text)")
+      #expect(text.contains("through itself, a cycle"))
+    }
+  }
+
   @Test func testForwardThatCanNeverSucceedIsReportedWhenRegistered() async {
     await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
       startWatchdog()
