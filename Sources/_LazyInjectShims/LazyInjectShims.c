@@ -110,26 +110,11 @@ const void *_lazyinject_automatic_module_installation(const void *registryType) 
 #define LAZYINJECT_EXISTENTIAL_KIND 0x303
 #define LAZYINJECT_OBJC_CLASS_WRAPPER_KIND 0x305
 #define LAZYINJECT_LAST_ENUMERATED_KIND 0x7FF
+#define LAZYINJECT_STRUCT_KIND 0x200
+#define LAZYINJECT_ENUM_KIND 0x201
 
 /// ExistentialTypeFlags: the bit that says the existential is not class-bound.
 #define LAZYINJECT_EXISTENTIAL_ANY_CONSTRAINT 0x80000000u
-
-int _lazyinject_is_weakly_referenceable(const void *type) {
-  uintptr_t kind = *(const uintptr_t *)type;
-  if (kind == LAZYINJECT_CLASS_KIND || kind > LAZYINJECT_LAST_ENUMERATED_KIND ||
-      kind == LAZYINJECT_FOREIGN_CLASS_KIND || kind == LAZYINJECT_OBJC_CLASS_WRAPPER_KIND) {
-    return 1;
-  }
-  if (kind == LAZYINJECT_EXISTENTIAL_KIND) {
-    // The flags follow the kind word: ExistentialTypeMetadata { Kind; Flags; NumProtocols; ... }.
-    uint32_t flags = *(const uint32_t *)((const uintptr_t *)type + 1);
-    return (flags & LAZYINJECT_EXISTENTIAL_ANY_CONSTRAINT) == 0;
-  }
-  return 0;
-}
-
-#define LAZYINJECT_STRUCT_KIND 0x200
-#define LAZYINJECT_ENUM_KIND 0x201
 
 int _lazyinject_type_category(const void *type) {
   uintptr_t kind = *(const uintptr_t *)type;
@@ -144,6 +129,20 @@ int _lazyinject_type_category(const void *type) {
     return LAZYINJECT_CATEGORY_EXISTENTIAL;
   }
   return LAZYINJECT_CATEGORY_OTHER;
+}
+
+int _lazyinject_is_weakly_referenceable(const void *type) {
+  switch (_lazyinject_type_category(type)) {
+  case LAZYINJECT_CATEGORY_CLASS:
+    return 1;
+  case LAZYINJECT_CATEGORY_EXISTENTIAL: {
+    // The flags follow the kind word: ExistentialTypeMetadata { Kind; Flags; NumProtocols; ... }.
+    uint32_t flags = *(const uint32_t *)((const uintptr_t *)type + 1);
+    return (flags & LAZYINJECT_EXISTENTIAL_ANY_CONSTRAINT) == 0;
+  }
+  default:
+    return 0;
+  }
 }
 
 const void *_lazyinject_existential_metatype(const void *type) {
