@@ -1,5 +1,6 @@
 import Foundation
 import LazyInject
+import LazyInjectTestSupport
 import Testing
 
 // The first read of a `@Lazy` property finds kept singletons and `.unique` registrations in an

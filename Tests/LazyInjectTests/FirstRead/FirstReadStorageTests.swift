@@ -1,5 +1,6 @@
 import Foundation
 import LazyInject
+import LazyInjectTestSupport
 import Testing
 
 // A class-typed value built by its pair's first rule is stored without a box; any other value is
