@@ -100,6 +100,7 @@ struct FirstReadStorageTests {
 
   @Test func testExpressPathKeepsRulesSingletonsAndResetsInAFreshProcess() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       let registry = InitializerRegistry.shared
       registry.register(Loader.self) { _ in Loader("root") }
       registry.register(Manager.self, scope: .singleton) { _ in Manager() }
@@ -135,6 +136,7 @@ struct FirstReadStorageTests {
 
   @Test func testRemovedSingletonIsReleasedThoughItsRuleIsStillKnown() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       let registry = InitializerRegistry.shared
       registry.register(Manager.self, scope: .singleton) { _ in Manager() }
       let screen = StoredScreen()

@@ -58,6 +58,7 @@ struct ConditionalModuleTests {
 
   @Test func testEnvironmentConditionIsMetInAChildWhoseEnvironmentHasTheValue() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       setenv("LAZYINJECT_UI_TESTING", "1", 1)
       guard ModuleCondition.environment("LAZYINJECT_UI_TESTING", "1").isMet,
         !ModuleCondition.environment("LAZYINJECT_UI_TESTING", "0").isMet
