@@ -51,8 +51,10 @@ let package = Package(
       name: "LazyInjectTests",
       dependencies: [
         "LazyInject", "LazyInjectTesting", "LazyInjectValidationFixtures",
-        "LazyInjectStrippedFixtures",
+        "LazyInjectStrippedFixtures", "LazyInjectTestSupport",
       ]),
+    // What the exit tests of both test targets share: a watchdog, and failing the process.
+    .target(name: "LazyInjectTestSupport", path: "Tests/TestSupport"),
     // Modules that the tests of `validate(classesIn:)` scan: classes whose initializers trap,
     // and classes built without reflection metadata (an unsafe flag; no product uses them).
     .target(
@@ -64,7 +66,8 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-reflection-metadata"])]),
     // Runs every scene of the demo and checks what it says.
     .testTarget(
-      name: "LazyInjectDemoTests", dependencies: ["LazyInjectDemo"], swiftSettings: appSettings),
+      name: "LazyInjectDemoTests", dependencies: ["LazyInjectDemo", "LazyInjectTestSupport"],
+      swiftSettings: appSettings),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import LazyInject
+import LazyInjectTestSupport
 import Testing
 
 @testable import LazyInjectDemo
@@ -10,57 +11,55 @@ import Testing
 // the main actor, and the exit tests' bodies run off it: every test here checks that the modules
 // are installed all the same.
 
-/// Ends the exit test's process with `message` on standard error and a failure status.
-nonisolated private func fail(_ message: String) -> Never {
-  FileHandle.standardError.write(Data("\(message)\n".utf8))
-  exit(1)
-}
-
 struct AutomaticModuleTests {
   @Test func testRegistrationMadeBeforeAnyResolutionWinsOverTheModules() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       InitializerRegistry.shared.registerOnMainActor(
         ResourceLoader.self, in: UsersViewController.self
       ) { _ in
         ResourceLoader(kind: "mock")
       }
       let kind = await MainActor.run { UsersViewController().resourceLoader.kind }
-      if kind != "mock" { fail("the module replaced the explicit registration: \(kind)") }
+      require(kind == "mock", "the module replaced the explicit registration: \(kind)")
     }
   }
 
   @Test func testQueriesSeeTheModulesBeforeAnyResolution() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       let registry = InitializerRegistry.shared
       let description = registry.description
-      if !description.contains("LazyInjectDemo.ResourceLoader") {
-        fail("description lacks the modules:\n\(description)")
-      }
+      require(
+        description.contains("LazyInjectDemo.ResourceLoader"),
+        "description lacks the modules:\n\(description)")
       let explanation = registry.explain(ResourceLoader.self, in: UsersViewController.self)
-      if !explanation.contains("<- used") { fail("explain lacks the modules:\n\(explanation)") }
+      require(explanation.contains("<- used"), "explain lacks the modules:\n\(explanation)")
       do {
         try await MainActor.run { try registry.validate(UsersViewController()) }
       } catch {
-        fail("validate lacks the modules: \(error)")
+        failExitTest("validate lacks the modules: \(error)")
       }
     }
   }
 
   @Test func testOverridesSeeTheModulesBeforeAnyResolution() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       let registry = InitializerRegistry.shared
       registry.withOverrides { _ in
       } operation: {
         let explanation = registry.explain(ResourceLoader.self, in: UsersViewController.self)
-        if !explanation.contains("UsersViewController: registered") {
-          fail("the override layer hides the modules:\n\(explanation)")
-        }
+        require(
+          explanation.contains("UsersViewController: registered"),
+          "the override layer hides the modules:\n\(explanation)")
       }
     }
   }
 
   @Test func testFirstTouchesFromManyThreadsInstallOnceAndTheExplicitRegistrationWins() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       let registry = InitializerRegistry.shared
       let group = DispatchGroup()
       for index in 0..<8 {
@@ -78,14 +77,15 @@ struct AutomaticModuleTests {
       }
       group.wait()
       let kind = await MainActor.run { UsersViewController().resourceLoader.kind }
-      if kind != "mock" { fail("the module replaced the explicit registration: \(kind)") }
+      require(kind == "mock", "the module replaced the explicit registration: \(kind)")
       let projects = await MainActor.run { ProjectsViewController().resourceLoader.kind }
-      if projects != "projects" { fail("the modules were not installed: \(projects)") }
+      require(projects == "projects", "the modules were not installed: \(projects)")
     }
   }
 
   @Test func testModulesAreInstalledWhenSharedIsFirstUsedOnABackgroundThread() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       let done = DispatchSemaphore(value: 0)
       let seen = Seen()
       Thread.detachNewThread {
@@ -101,30 +101,44 @@ struct AutomaticModuleTests {
           continuation.resume()
         }
       }
-      if !seen.description.contains("LazyInjectDemo.NewsStore") || !seen.description.hasSuffix("ok")
-      {
-        fail("the modules were not installed from a background thread:\n\(seen.description)")
-      }
+      require(
+        seen.description.contains("LazyInjectDemo.NewsStore") && seen.description.hasSuffix("ok"),
+        "the modules were not installed from a background thread:\n\(seen.description)")
     }
   }
 
   #if MAIN_ACTOR_BY_DEFAULT
     @Test func testWaitingForABlockedMainActorToInstallSaysHowToFixIt() async throws {
       let result = try #require(
-        await #expect(processExitsWith: .exitCode(2), observing: [\.standardErrorContent]) {
-          startWatchdog(seconds: 15)
+        await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          // The warning comes after 1 s instead of 10, and frees the blocked main actor.
+          let warned = DispatchSemaphore(value: 0)
+          InitializerRegistry.mainActorWaitWarningSeconds = 1
+          InitializerRegistry.mainActorWaitWarned = { warned.signal() }
+          let done = DispatchSemaphore(value: 0)
+          let seen = Seen()
           await MainActor.run {
             // The main actor waits for a thread that waits for the main actor to install.
-            let done = DispatchSemaphore(value: 0)
             Thread.detachNewThread {
-              _ = InitializerRegistry.shared.description
+              seen.description = InitializerRegistry.shared.description
               done.signal()
             }
-            done.wait()
+            warned.wait()
           }
+          // Free again, the main actor installs the modules, and the thread goes on.
+          await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+              done.wait()
+              continuation.resume()
+            }
+          }
+          require(
+            seen.description.contains("LazyInjectDemo.ResourceLoader"),
+            "the modules were not installed once the main actor was free:\n\(seen.description)")
         })
       let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-      #expect(output.contains("This thread has waited 10 s for it"))
+      #expect(output.contains("This thread has waited 1 s for it"))
       #expect(output.contains("Fix: first use InitializerRegistry.shared on the main actor"))
     }
   #endif
@@ -134,15 +148,4 @@ struct AutomaticModuleTests {
 nonisolated private final class Seen: @unchecked Sendable {
   // Written before the thread signals, read after the wait: the semaphore orders them.
   var description = ""
-}
-
-/// Starts a watchdog for an exit test: if the test's process is still running after `seconds`,
-/// it says so on standard error and exits with status 2.
-nonisolated private func startWatchdog(seconds: Int) {
-  Thread.detachNewThread {
-    let never = DispatchSemaphore(value: 0)
-    _ = never.wait(timeout: .now() + .seconds(seconds))
-    FileHandle.standardError.write(Data("watchdog: still running after \(seconds) s\n".utf8))
-    exit(2)
-  }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LazyInject
+import LazyInjectTestSupport
 import Testing
 
 @testable import LazyInjectDemo
@@ -38,6 +39,7 @@ struct DependencyCheckTests {
     // In a fresh process, as `swift run LazyInjectDemo --graph` draws it: no property rule has
     // been told its property yet.
     let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+      startWatchdog()
       let status = await MainActor.run { Demo.run(arguments: ["--graph"]) }
       exit(status)
     }

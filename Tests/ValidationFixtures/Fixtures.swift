@@ -1,6 +1,6 @@
 // Classes that `validate(classesIn:)` and `dependencyGraph(classesIn:)` read from this module's
-// type records. Every initializer traps: a check that made an object, or built a value, would
-// stop the test run.
+// type records. Every initializer but LedgerScreen's traps: a check that made an object, or built
+// a value, would stop the test run. A test makes a LedgerScreen on purpose, after its checks.
 import LazyInject
 
 /// A dependency no fixture registers.
@@ -70,7 +70,7 @@ public final class LedgerScreen {
   /// The other.
   @Lazy public var debugLog: Audit
 
-  /// Makes an object, which tells rules their properties.
+  /// Makes an object, which tells rules their properties: the one initializer that does not trap.
   public init() {}
 }
 
@@ -79,6 +79,6 @@ public final class ReceiptScreen {
   /// The only one of its type.
   @Lazy public var auditLog: Audit
 
-  /// Makes an object.
-  public init() {}
+  /// Traps.
+  public init() { fatalError("validation constructed a ReceiptScreen") }
 }

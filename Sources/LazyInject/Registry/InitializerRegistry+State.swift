@@ -62,11 +62,14 @@ extension InitializerRegistry {
           automaticModules = .installing(thread: thread)
           return true
         }
+        let warnAfter = Self.mainActorWaitWarningSeconds
+        let slice = min(5, warnAfter)
         waitingThreads += 1
-        if !lock.wait(seconds: 5) {
-          waitedForMainActor += 5
-          if waitedForMainActor == 10 {
-            Self.warnMainActorIsNotRunning()
+        if !lock.wait(seconds: slice) {
+          waitedForMainActor += slice
+          // Once: on the wait that reaches `warnAfter`.
+          if waitedForMainActor >= warnAfter, waitedForMainActor - slice < warnAfter {
+            Self.warnMainActorIsNotRunning(waited: waitedForMainActor)
           }
         }
         waitingThreads -= 1
@@ -77,20 +80,47 @@ extension InitializerRegistry {
     }
   }
 
-  /// Says that this thread has waited for the main actor to install the automatic modules for
-  /// a while: if the main thread waits for this one, neither will ever go on.
-  private static func warnMainActorIsNotRunning() {
+  /// Says that this thread has waited `waited` seconds for the main actor to install the
+  /// automatic modules: if the main thread waits for this one, neither will ever go on.
+  private static func warnMainActorIsNotRunning(waited: Int) {
     writeToStandardError(
       """
       LazyInject warning: InitializerRegistry.shared was first used off the main actor, and the \
       program's AutomaticModuleInstallation conformance is isolated to the main actor, so the \
-      automatic modules are installed on the main actor. This thread has waited 10 s for it: if \
-      the main thread waits for this thread, neither will go on.
+      automatic modules are installed on the main actor. This thread has waited \(waited) s for \
+      it: if the main thread waits for this thread, neither will go on.
       Fix: first use InitializerRegistry.shared on the main actor (at launch, or in a test's \
       set-up), or make the conformance and its modules nonisolated \
       (`nonisolated extension InitializerRegistry: @retroactive AutomaticModuleInstallation`).
 
       """)
+    mainActorWait.withLock { $0.warned }?()
+  }
+
+  /// How long a thread waits for the main actor to install the automatic modules before it
+  /// warns, and what hears the warning.
+  private struct MainActorWait {
+    var warnAfterSeconds = 10
+    var warned: (@Sendable () -> Void)?
+  }
+
+  private static let mainActorWait = Protected(MainActorWait())
+
+  /// The seconds a thread waits for the main actor to install the automatic modules before it
+  /// warns that the main thread may be waiting for it: 10 unless set, and never less than 1.
+  ///
+  /// For the package's tests.
+  package static var mainActorWaitWarningSeconds: Int {
+    get { mainActorWait.withLock { $0.warnAfterSeconds } }
+    set { mainActorWait.withLock { $0.warnAfterSeconds = max(1, newValue) } }
+  }
+
+  /// Called just after that warning is written, with the registry's lock held.
+  ///
+  /// For the package's tests.
+  package static var mainActorWaitWarned: (@Sendable () -> Void)? {
+    get { mainActorWait.withLock { $0.warned } }
+    set { mainActorWait.withLock { $0.warned = newValue } }
   }
 
   /// Runs `body`, which changes the rules or drops kept instances, as `withState` does; then,

@@ -1,5 +1,6 @@
 import Foundation
 import LazyInject
+import LazyInjectTestSupport
 import Testing
 
 // Diagnostics that tell the truth: property names, shadowed rules, near misses, and injection
@@ -26,6 +27,7 @@ struct DiagnosticsTruthTests {
   @Test func testLazyReadFailureNamesThePropertyNotOnlyItsType() async throws {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        startWatchdog()
         _ = TwoLoggersScreen().debugLogger
       })
     let output = String(decoding: result.standardErrorContent, as: UTF8.self)

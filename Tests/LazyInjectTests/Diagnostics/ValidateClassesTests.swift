@@ -4,29 +4,28 @@ import LazyInjectStrippedFixtures
 import LazyInjectValidationFixtures
 import Testing
 
-// Checking classes without making objects: every initializer of the fixtures traps, so a check
-// that constructed anything would stop the run. Rules are registered in override layers, which
-// are the calling task's own: parallel tests never see each other's.
+// Checking classes without making objects: every initializer of the fixtures but LedgerScreen's
+// traps, so a check that constructed anything would stop the run (one test makes a LedgerScreen
+// on purpose). Rules are registered in override layers, which are the calling task's own:
+// parallel tests never see each other's.
 
 private let fixtures = "LazyInjectValidationFixtures"
 
-/// The lines of the message of the error `body` throws, or a failure if it throws none.
-private func messageLines(_ body: () throws -> Void) -> [String] {
-  do {
-    try body()
-    Issue.record("no error was thrown")
-    return []
-  } catch {
-    #expect((error as? ResolutionError)?.kind == .unresolvableProperties)
-    return "\(error)".split(separator: "\n").map(String.init)
-  }
+/// The lines of the message of the error `body` throws; the test stops if it throws none.
+private func messageLines(
+  _ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation
+) throws -> [String] {
+  let error = try #require(
+    throws: ResolutionError.self, sourceLocation: sourceLocation, performing: body)
+  #expect(error.kind == .unresolvableProperties, sourceLocation: sourceLocation)
+  return "\(error)".split(separator: "\n").map(String.init)
 }
 
 struct ValidateClassesTests {
   private let registry = InitializerRegistry.shared
 
-  @Test func testListsEachPropertyWithNoRuleAndNothingElse() {
-    let lines = messageLines {
+  @Test func testListsEachPropertyWithNoRuleAndNothingElse() throws {
+    let lines = try messageLines {
       try registry.validate(classes: [BaseScreen.self, AdminScreen.self])
     }
     #expect(
@@ -52,12 +51,12 @@ struct ValidateClassesTests {
     #expect(lines.count == 5)
   }
 
-  @Test func testEachSubclassIsCheckedWithItsOwnRules() {
-    registry.withOverrides {
+  @Test func testEachSubclassIsCheckedWithItsOwnRules() throws {
+    try registry.withOverrides {
       $0.register(Audit.self, in: AdminScreen.self) { _ in Audit() }
       $0.register(ReportService.self) { _ in ReportService() }
     } operation: {
-      let lines = messageLines {
+      let lines = try messageLines {
         try registry.validate(classes: [BaseScreen.self, AdminScreen.self])
       }
       #expect(lines.count == 3)
@@ -78,13 +77,13 @@ struct ValidateClassesTests {
     #expect(report.skippedGenericClasses.isEmpty)
   }
 
-  @Test func testOptionalPropertyThatIsAlwaysNilBesideARegisteredConformingTypeIsReported() {
-    registry.withOverrides {
+  @Test func testOptionalPropertyThatIsAlwaysNilBesideARegisteredConformingTypeIsReported() throws {
+    try registry.withOverrides {
       $0.register(Audit.self) { _ in Audit() }
       $0.register(ReportService.self) { _ in ReportService() }
       $0.register(SharedAnalytics.self, scope: .singleton) { _ in SharedAnalytics() }
     } operation: {
-      let lines = messageLines { try registry.validate(classes: [AdminScreen.self]) }
+      let lines = try messageLines { try registry.validate(classes: [AdminScreen.self]) }
       #expect(
         lines.contains {
           $0.hasPrefix(
@@ -113,8 +112,8 @@ struct ValidateClassesTests {
     }
   }
 
-  @Test func testModuleScanChecksEveryClassAndSkipsGenericOnes() {
-    let lines = messageLines { try registry.validate(classesIn: fixtures) }
+  @Test func testModuleScanChecksEveryClassAndSkipsGenericOnes() throws {
+    let lines = try messageLines { try registry.validate(classesIn: fixtures) }
     #expect(
       lines.contains { $0.hasPrefix("  - LazyInjectValidationFixtures.ReportService.audit:") })
     #expect(
@@ -141,16 +140,16 @@ struct ValidateClassesTests {
     #expect(throws: ResolutionError.self) { try registry.validate(classes: [Cache<Int>.self]) }
   }
 
-  @Test func testExcludedClassesAreLeftOutButNotTheirSubclasses() {
-    let lines = messageLines {
+  @Test func testExcludedClassesAreLeftOutButNotTheirSubclasses() throws {
+    let lines = try messageLines {
       try registry.validate(classesIn: fixtures, excluding: [BaseScreen.self])
     }
     #expect(!lines.contains { $0.hasPrefix("  - LazyInjectValidationFixtures.BaseScreen.") })
     #expect(lines.contains { $0.hasPrefix("  - LazyInjectValidationFixtures.AdminScreen.audit:") })
   }
 
-  @Test func testModuleNameThatMatchesNoClassIsAnError() {
-    let lines = messageLines { try registry.validate(classesIn: "LazyInjectValidationFixture") }
+  @Test func testModuleNameThatMatchesNoClassIsAnError() throws {
+    let lines = try messageLines { try registry.validate(classesIn: "LazyInjectValidationFixture") }
     #expect(
       lines.first
         == "LazyInject found no class in a module named \"LazyInjectValidationFixture\", so"
@@ -161,8 +160,8 @@ struct ValidateClassesTests {
       })
   }
 
-  @Test func testClassesWithoutReflectionMetadataAreAnErrorNotAPass() {
-    let lines = messageLines { try registry.validate(classes: [StrippedScreen.self]) }
+  @Test func testClassesWithoutReflectionMetadataAreAnErrorNotAPass() throws {
+    let lines = try messageLines { try registry.validate(classes: [StrippedScreen.self]) }
     #expect(
       lines.first
         == "LazyInject cannot list the stored properties of"
@@ -187,7 +186,7 @@ struct ValidateClassesTests {
       $0.register(\LedgerScreen.$auditLog) { _ in Audit() }
       $0.register(\LedgerScreen.$debugLog) { _ in Audit() }
     } operation: {
-      let lines = messageLines { try registry.validate(classes: [LedgerScreen.self]) }
+      let lines = try messageLines { try registry.validate(classes: [LedgerScreen.self]) }
       #expect(lines.count == 4, "\(lines)")
       #expect(
         lines.contains {

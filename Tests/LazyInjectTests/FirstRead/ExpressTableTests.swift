@@ -1,5 +1,6 @@
 import Foundation
 import LazyInject
+import LazyInjectTestSupport
 import Testing
 
 // The first read of a `@Lazy` property finds kept singletons and `.unique` registrations in an
@@ -49,6 +50,7 @@ private func warmUp(_ count: Int = 3) -> Dashboard {
 struct ExpressTableTests {
   @Test func testResetSingletonsIsSeenByTheNextExpressRead() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       let registry = InitializerRegistry.shared
       registry.register(Clock.self, scope: .singleton) { _ in Clock("first") }
       registry.register(Feed.self) { _ in Feed("root") }
@@ -65,6 +67,7 @@ struct ExpressTableTests {
 
   @Test func testRegistrationChangesAreSeenByTheNextExpressRead() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       let registry = InitializerRegistry.shared
       registry.register(Clock.self, scope: .singleton) { _ in Clock("first") }
       registry.register(Feed.self) { _ in Feed("root") }
@@ -91,6 +94,7 @@ struct ExpressTableTests {
 
   @Test func testTracerAndOverridesApplyAfterExpressReads() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       let registry = InitializerRegistry.shared
       registry.register(Clock.self, scope: .singleton) { _ in Clock("first") }
       registry.register(Feed.self) { _ in Feed("root") }
@@ -115,6 +119,7 @@ struct ExpressTableTests {
 
   @Test func testObserverHearsExpressReads() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       let registry = InitializerRegistry.shared
       registry.register(Clock.self, scope: .singleton) { _ in Clock("first") }
       registry.register(Feed.self) { _ in Feed("root") }

@@ -1,10 +1,11 @@
 import Foundation
 import LazyInject
+import LazyInjectTestSupport
 import Testing
 
 // Which way a first read went, seen through the package's probe (debug builds record it). The
-// express path needs a process where no override layer was ever made, so most of these tests
-// are exit tests: each runs in a fresh process.
+// express path needs a process where no override layer was ever made, so these tests are exit
+// tests: each runs in a fresh process.
 
 private final class Meter {
   init() {}
@@ -52,17 +53,11 @@ private func paths(
   }
 }
 
-/// Ends the exit test with a failure unless `condition` holds.
-private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
-  if !condition {
-    failExitTest(message())
-  }
-}
-
 @Suite(.enabled(if: FirstReadProbe.isRecording, "only debug builds record first-read paths"))
 struct FirstReadPathTests {
   @Test func testUniqueRegistrationMovesFromTheRegistryToTheExpressTable() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       InitializerRegistry.shared.register(Meter.self) { _ in Meter() }
       let seen = paths(3) { _ = $0.meter }
       require(seen.first == .registryBuild, "the first read took \(seen)")
@@ -75,6 +70,7 @@ struct FirstReadPathTests {
 
   @Test func testSingletonIsBuiltThenKeptThenFoundInTheExpressTable() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       InitializerRegistry.shared.register(Meter.self, scope: .singleton) { _ in Meter() }
       let seen = paths(3) { _ = $0.meter }
       require(
@@ -88,6 +84,7 @@ struct FirstReadPathTests {
 
   @Test func testEveryChangeThatCanReleaseWhatAnEntryNamesEmptiesTheTable() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       let registry = InitializerRegistry.shared
       registry.duplicateRegistrationHandler = { _ in }  // Replacing is the point here.
       registry.register(Meter.self) { _ in Meter() }
@@ -132,6 +129,7 @@ struct FirstReadPathTests {
 
   @Test func testReadAfterADroppedSingletonTakesTheGeneralPathAndBuildsAgain() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       let registry = InitializerRegistry.shared
       registry.register(Meter.self, scope: .singleton) { _ in Meter() }
       var kept: Meter?
@@ -147,6 +145,7 @@ struct FirstReadPathTests {
 
   @Test func testTracerTurnsTheExpressPathOffWhileItIsSet() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       let registry = InitializerRegistry.shared
       registry.register(Meter.self) { _ in Meter() }
       _ = paths(3) { _ = $0.meter }
@@ -161,6 +160,7 @@ struct FirstReadPathTests {
 
   @Test func testFirstOverrideLayerTurnsTheExpressPathOffForTheProcess() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       let registry = InitializerRegistry.shared
       registry.register(Meter.self) { _ in Meter() }
       _ = paths(3) { _ = $0.meter }
@@ -174,6 +174,7 @@ struct FirstReadPathTests {
 
   @Test func testOnlyPairsWithAPropertyRuleLeaveTheExpressPath() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       let registry = InitializerRegistry.shared
       registry.register(Meter.self) { _ in Meter() }
       registry.register(Gauge.self) { _ in Gauge() }
@@ -197,22 +198,13 @@ struct FirstReadPathTests {
 
   @Test func testDefaultInitializableTypeTakesTheGeneralPath() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       let seen = (0..<3).map { _ -> FirstReadPath? in
         FirstReadProbe.reset()
         _ = DefaultPanel().service
         return FirstReadProbe.lastPath
       }
       require(seen == [.general, .general, .general], "the reads took \(seen)")
-    }
-  }
-
-  @Test func testReadInsideAnOverrideLayerTakesTheGeneralPath() {
-    InitializerRegistry.shared.withOverrides {
-      $0.register(Meter.self) { _ in Meter() }
-    } operation: {
-      FirstReadProbe.reset()
-      _ = Panel().meter
-      #expect(FirstReadProbe.lastPath == .general)
     }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LazyInject
+import LazyInjectTestSupport
 import Testing
 
 // A class-typed value built by its pair's first rule is stored without a box; any other value is
@@ -99,6 +100,7 @@ struct FirstReadStorageTests {
 
   @Test func testExpressPathKeepsRulesSingletonsAndResetsInAFreshProcess() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       let registry = InitializerRegistry.shared
       registry.register(Loader.self) { _ in Loader("root") }
       registry.register(Manager.self, scope: .singleton) { _ in Manager() }
@@ -134,6 +136,7 @@ struct FirstReadStorageTests {
 
   @Test func testRemovedSingletonIsReleasedThoughItsRuleIsStillKnown() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       let registry = InitializerRegistry.shared
       registry.register(Manager.self, scope: .singleton) { _ in Manager() }
       let screen = StoredScreen()

@@ -191,17 +191,18 @@ struct CreationLayerTests {
   @Test func testLayersOfAnObjectAreReleasedWithTheObject() {
     final class Canary: Sendable {}
     weak var canary: Canary?
-    do {
+    // Only the layer's rule keeps the canary, and only the checkout keeps the layer.
+    var checkout: Checkout? = InitializerRegistry.shared.withOverrides {
       let made = Canary()
       canary = made
-      let checkout = InitializerRegistry.shared.withOverrides {
-        $0.register(Gateway.self) { _ in withExtendedLifetime(made) { Gateway("mock") } }
-      } operation: {
-        Checkout()
-      }
-      #expect(canary != nil)
-      _ = checkout
+      $0.register(Gateway.self) { _ in withExtendedLifetime(made) { Gateway("mock") } }
+    } operation: {
+      Checkout()
     }
+    withExtendedLifetime(checkout) {
+      #expect(canary != nil)  // The layer outlived its scope.
+    }
+    checkout = nil
     #expect(canary == nil)
   }
 

@@ -23,6 +23,23 @@ private func registerProduction(_ registry: InitializerRegistry = .shared) {
   registry.register(Inbox.self, in: MailScreen.self) { _ in Inbox("imap") }
 }
 
+/// What `.shared` itself resolves for a mail screen's outbox and inbox, outside every override
+/// layer (on a thread of its own).
+private func resolvedOutsideEveryLayer() -> [String] {
+  let kinds = Locked<[String]>([])
+  runConcurrently(threads: 1) { _ in
+    let screen = MailScreen()
+    let registry = InitializerRegistry.shared
+    kinds.mutate {
+      $0 = [
+        (try? registry.resolve(Outbox.self, for: screen))?.kind,
+        (try? registry.resolve(Inbox.self, for: screen))?.kind,
+      ].compactMap { $0 }
+    }
+  }
+  return kinds.value
+}
+
 // Registrations made on a registry while an override layer is in force (in a test's body, a
 // suite's init, production set-up the test calls) go to the innermost layer, below the rules of
 // every layer's configure: a mock wins whatever the order, and all of it dies with the layer.
@@ -33,6 +50,7 @@ struct InForceRegistrationTests {
     let screen = MailScreen()
     #expect(screen.outbox.kind == "mock")
     #expect(screen.inbox.kind == "imap")  // What the mock does not cover, production serves.
+    #expect(resolvedOutsideEveryLayer() == [])  // Production went to the test's layer.
   }
 
   @Test func testProductionRegisteredInTheBodyDiesWithTheLayer() throws {

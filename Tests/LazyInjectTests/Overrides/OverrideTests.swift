@@ -1,5 +1,6 @@
 import Foundation
 import LazyInject
+import LazyInjectTestSupport
 import Testing
 
 private class RequestManager {
@@ -187,6 +188,7 @@ struct OverrideLifetimeTests {
   // In a fresh process, so that no other test's scope is active while the task reads.
   @Test func testTaskCreatedInsideOverridesKeepsTheLayerWhateverOtherThreadsDo() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       InitializerRegistry.shared.register(OutlivingService.self) { _ in
         OutlivingService("production")
       }

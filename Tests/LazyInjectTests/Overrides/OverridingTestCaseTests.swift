@@ -61,5 +61,13 @@ final class OverridingTestCaseProductionSetUpTests: OverridingTestCase {
 
   func testMockWinsOverProductionRegisteredInSetUp() {
     XCTAssertEqual(ArchiveScreen().archiver.kind, "mock")
+    // Production went to the test's layer: the registry itself, outside every layer (on a
+    // thread of its own), has no rule for it.
+    let outside = Locked<String?>(nil)
+    runConcurrently(threads: 1) { _ in
+      let kind = try? InitializerRegistry.shared.resolve(Archiver.self, for: ArchiveScreen()).kind
+      outside.mutate { $0 = kind }
+    }
+    XCTAssertNil(outside.value)
   }
 }

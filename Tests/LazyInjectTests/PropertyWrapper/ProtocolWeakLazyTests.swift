@@ -1,5 +1,6 @@
 import Foundation
 import LazyInject
+import LazyInjectTestSupport
 import Testing
 
 /// What a flow tells the screen that started it: a class-bound protocol, as delegates are.
@@ -130,6 +131,7 @@ struct ProtocolWeakLazyTests {
   @Test func testNonClassTypeStopsTheProgramWithTheFix() async throws {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        startWatchdog()
         _ = ValueHolder()
       })
     let output = String(decoding: result.standardErrorContent, as: UTF8.self)

@@ -1,5 +1,6 @@
 import Foundation
 import LazyInject
+import LazyInjectTestSupport
 import Testing
 
 /// A flow's coordinator, which owns its screens; screens point back to it weakly.

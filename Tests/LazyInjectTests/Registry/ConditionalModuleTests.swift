@@ -1,5 +1,6 @@
 import Foundation
 import LazyInject
+import LazyInjectTestSupport
 import Testing
 
 private final class Network: Sendable {
@@ -57,6 +58,7 @@ struct ConditionalModuleTests {
 
   @Test func testEnvironmentConditionIsMetInAChildWhoseEnvironmentHasTheValue() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       setenv("LAZYINJECT_UI_TESTING", "1", 1)
       guard ModuleCondition.environment("LAZYINJECT_UI_TESTING", "1").isMet,
         !ModuleCondition.environment("LAZYINJECT_UI_TESTING", "0").isMet

@@ -1,5 +1,6 @@
 import Foundation
 import LazyInject
+import LazyInjectTestSupport
 import Testing
 
 private final class Service {
@@ -70,6 +71,7 @@ struct DuplicateRegistrationTests {
       await #expect(
         processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
       ) {
+        startWatchdog()
         final class Repeated {}
         let registry = InitializerRegistry()
         // Explicit lines: inside the exit test's expansion, every call has the same #line.

@@ -1,5 +1,6 @@
 import Foundation
 import LazyInject
+import LazyInjectTestSupport
 import Testing
 
 // One instance under several types: `forward(_:to:)` resolves the target type for the same

@@ -1,6 +1,7 @@
 import Foundation
 import LazyInject
 @_spi(LazyInjectTesting) import LazyInject
+import LazyInjectTestSupport
 import LazyInjectTesting
 import Observation
 import Testing
@@ -157,6 +158,7 @@ struct MainActorFailureTests {
   @Test func testLazyReadOffTheMainActorStopsNamingThePropertyAndTheMainActor() async throws {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        startWatchdog()
         InitializerRegistry.shared.registerOnMainActor(
           MainActorOnlyScreen.Badge.self, in: MainActorOnlyScreen.self
         ) { _ in MainActorOnlyScreen.Badge() }
@@ -171,6 +173,7 @@ struct MainActorFailureTests {
   @Test func testFailedReadUnderATestsLayerNamesTheTest() async throws {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        startWatchdog()
         InitializerRegistry.shared.withOverrides(
           { _ in }, testName: "testCheckout()", operation: { _ = TestNamedScreen().missing })
       })

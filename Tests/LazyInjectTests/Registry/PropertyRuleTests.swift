@@ -1,5 +1,6 @@
 import Foundation
 import LazyInject
+import LazyInjectTestSupport
 import Testing
 
 // Rules for one property, by the key path to its projection. `@Lazy` reads resolve from the

@@ -1,5 +1,6 @@
 import Foundation
 import LazyInject
+import LazyInjectTestSupport
 import Testing
 
 // Two objects whose initializers read each other's property, entered from two threads at once.

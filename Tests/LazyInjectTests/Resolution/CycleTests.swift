@@ -1,4 +1,5 @@
 import LazyInject
+import LazyInjectTestSupport
 import Testing
 
 private final class Alpha {}
@@ -73,6 +74,7 @@ struct CycleTests {
   @Test func testLazyPropertyCycleStopsTheProgramNamingTheChain() async throws {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        startWatchdog()
         let registry = InitializerRegistry.shared
         registry.register(CyclicScreen.First.self, in: CyclicScreen.self) { sender in
           _ = sender.second

@@ -1,5 +1,6 @@
 import Foundation
 import LazyInject
+import LazyInjectTestSupport
 import Testing
 
 /// A link of a chain: each link's value reads the `@Lazy` property of a new link.

@@ -1,4 +1,5 @@
 import LazyInject
+import LazyInjectTestSupport
 import Testing
 
 private final class ResourceLoader {}
@@ -95,6 +96,7 @@ struct ResolutionErrorTests {
   @Test func testLazyPropertyStopsTheProgramWithTheResolutionMessage() async throws {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        startWatchdog()
         _ = ScreenWithMissingDependency().unregistered
       })
     let output = String(decoding: result.standardErrorContent, as: UTF8.self)

@@ -50,6 +50,7 @@ struct MainActorByDefaultTests {
 
   @Test func testModulesAreInstalledWhenSharedIsFirstUsedOffTheMainActor() async {
     await #expect(processExitsWith: .success) {
+      startWatchdog()
       let fetched = await onBackgroundThread { AvatarPrefetcher().prefetch("grace") }
       guard fetched == "GET https://api.example.com/avatars/grace" else {
         FileHandle.standardError.write(Data("modules missing: \(fetched)\n".utf8))

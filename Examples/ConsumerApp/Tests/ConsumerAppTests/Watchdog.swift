@@ -1,0 +1,13 @@
+import Foundation
+
+/// Starts a watchdog for an exit test: if the test's process is still running after `seconds`,
+/// it says so on standard error and exits with status 2, so that a hang fails the test instead
+/// of hanging the run.
+nonisolated func startWatchdog(seconds: Int = 60) {
+  Thread.detachNewThread {
+    let never = DispatchSemaphore(value: 0)
+    _ = never.wait(timeout: .now() + .seconds(seconds))
+    FileHandle.standardError.write(Data("watchdog: still running after \(seconds) s\n".utf8))
+    exit(2)
+  }
+}
