@@ -215,9 +215,29 @@ private struct GraphBuilder {
     shorten(codeName(type))
   }
 
+  /// `name` without `"\(module)."` where it starts a qualified name: at the start, or after a
+  /// character that is neither part of an identifier nor a dot (`MyApp.Screen` keeps its name
+  /// for the module `App`, and so does `Outer.App.Screen`).
   private func shorten(_ name: String) -> String {
     guard let module else { return name }
-    return name.replacingEvery("\(module).", with: "")
+    let prefix = Array("\(module).".unicodeScalars)
+    let scalars = Array(name.unicodeScalars)
+    var result = String.UnicodeScalarView()
+    var index = 0
+    while index < scalars.count {
+      let startsName =
+        index == 0
+        || !(scalars[index - 1] == "." || scalars[index - 1] == "_"
+          || scalars[index - 1].properties.isAlphabetic
+          || scalars[index - 1].properties.numericType != nil)
+      if startsName, scalars[index...].starts(with: prefix) {
+        index += prefix.count
+        continue
+      }
+      result.append(scalars[index])
+      index += 1
+    }
+    return String(result)
   }
 
   var graph: InitializerRegistry.DependencyGraph {
