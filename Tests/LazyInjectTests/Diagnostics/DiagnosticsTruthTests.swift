@@ -26,6 +26,7 @@ struct DiagnosticsTruthTests {
   @Test func testLazyReadFailureNamesThePropertyNotOnlyItsType() async throws {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        startWatchdog()
         _ = TwoLoggersScreen().debugLogger
       })
     let output = String(decoding: result.standardErrorContent, as: UTF8.self)
