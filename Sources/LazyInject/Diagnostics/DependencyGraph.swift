@@ -41,14 +41,19 @@ extension InitializerRegistry {
   /// ```
   ///
   /// Finds the classes as ``validate(classesIn:excluding:)`` does. A name that matches no module,
-  /// generic classes (skipped) and classes whose properties cannot be read are noted in the
-  /// graph's text as comments.
+  /// generic classes (skipped), classes whose metadata the scan could not get, and classes whose
+  /// properties cannot be read are noted in the graph's text as comments.
   public func dependencyGraph(classesIn moduleName: String) -> DependencyGraph {
     do {
       let scan = try Self.scan(moduleName)
       var notes: [String] = []
       if !scan.genericClasses.isEmpty {
         notes.append("Skipped generic classes: \(scan.genericClasses.joined(separator: ", ")).")
+      }
+      if !scan.classesWithoutMetadata.isEmpty {
+        notes.append(
+          "Skipped classes whose metadata the scan could not get: "
+            + "\(scan.classesWithoutMetadata.joined(separator: ", ")).")
       }
       return graph(of: scan.classes, module: moduleName, notes: notes)
     } catch {
