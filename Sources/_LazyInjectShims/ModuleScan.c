@@ -22,7 +22,8 @@
 #define FLAG_IS_GENERIC 0x80
 
 /// A context descriptor: flags, then a relative pointer to its parent. A module's and a type's
-/// name follows; a type's metadata accessor follows its name.
+/// name follows; a type's metadata accessor (0 when absent: the pointer is nullable) follows its
+/// name.
 typedef struct {
   uint32_t flags;
   int32_t parent;
@@ -33,13 +34,62 @@ typedef struct {
 /// The target of a relative direct pointer.
 static const void *relative(const int32_t *field) { return (const char *)field + *field; }
 
-/// A context's parent: NULL for a module, or when the reference goes through another image's
-/// pointer (a parent is always in its child's image, so this does not happen in practice).
+/// The context descriptor a pointer-sized slot holds: signed on arm64e, as the runtime signs the
+/// context descriptor references it reads through a slot (TargetSignedContextPointer).
+static const context_descriptor *indirect_context(const void *slot) {
+#if __has_feature(ptrauth_calls)
+  const context_descriptor *__ptrauth(ptrauth_key_process_independent_data, 1, 0xae86) const
+      *indirect = slot;
+#else
+  const context_descriptor *const *indirect = slot;
+#endif
+  return *indirect;
+}
+
+/// A context's parent: NULL for a module, which has none. The parent is a relative indirectable
+/// pointer: with its low bit set, it points to a slot that holds the parent (a parent in another
+/// image, as the compiler may emit for a type nested in an extension of another module's type).
 static const context_descriptor *parent_of(const context_descriptor *context) {
-  if (context->parent == 0 || (context->parent & 1) != 0) {
+  int32_t offset = context->parent;
+  if (offset == 0) {
     return NULL;
   }
-  return relative(&context->parent);
+  if ((offset & 1) == 0) {
+    return relative(&context->parent);
+  }
+  return indirect_context((const char *)&context->parent + (offset & ~1));
+}
+
+/// Whether a context is a type (a class, struct or enum), whose name follows its parent.
+static bool is_type(const context_descriptor *context) {
+  return (context->flags & KIND_MASK) >= KIND_CLASS;
+}
+
+/// Writes to `buffer` the name of the type `descriptor` after the names of the types it is nested
+/// in directly, outermost first, as `Outer.Cache`. A type nested in an extension or a private
+/// context is named from there: the records name an extended type only in mangled form.
+static void qualified_name(const context_descriptor *descriptor, char *buffer, size_t size) {
+  const char *names[32];
+  size_t count = 0;
+  for (const context_descriptor *context = descriptor;
+       context != NULL && is_type(context) && count < sizeof(names) / sizeof(names[0]);
+       context = parent_of(context)) {
+    names[count++] = relative(&context->name);
+  }
+  size_t length = 0;
+  buffer[0] = '\0';
+  while (count > 0) {
+    const char *name = names[--count];
+    size_t needed = strlen(name) + (length > 0 ? 1 : 0);
+    if (length + needed + 1 > size) {
+      break;
+    }
+    if (length > 0) {
+      buffer[length++] = '.';
+    }
+    memcpy(buffer + length, name, strlen(name) + 1);
+    length += strlen(name);
+  }
 }
 
 /// The metadata accessor of a non-generic type: takes a request (0: complete, blocking), returns
@@ -67,7 +117,7 @@ static void visit(const context_descriptor *descriptor, scan *scan) {
     context = parent_of(context);
   }
   if (context == NULL) {
-    return;
+    return;  // A chain that reaches no module (an unbound slot): no module to count it in.
   }
   const char *moduleName = relative(&context->name);
   if (scan->module == NULL) {
@@ -79,16 +129,25 @@ static void visit(const context_descriptor *descriptor, scan *scan) {
   }
   const char *name = relative(&descriptor->name);
   if (isGeneric) {
-    scan->body(LAZYINJECT_FOUND_GENERIC_CLASS, NULL, name, scan->context);
+    char qualified[1024];
+    qualified_name(descriptor, qualified, sizeof(qualified));
+    scan->body(LAZYINJECT_FOUND_GENERIC_CLASS, NULL, qualified, scan->context);
     return;
   }
-  const void *accessor = relative(&descriptor->accessFunction);
+  metadata_response response = {NULL, 0};
+  if (descriptor->accessFunction != 0) {
+    const void *accessor = relative(&descriptor->accessFunction);
 #if __has_feature(ptrauth_calls)
-  accessor = ptrauth_sign_unauthenticated(accessor, ptrauth_key_function_pointer, 0);
+    accessor = ptrauth_sign_unauthenticated(accessor, ptrauth_key_function_pointer, 0);
 #endif
-  metadata_response response = ((metadata_accessor)accessor)(0);
+    response = ((metadata_accessor)accessor)(0);
+  }
   if (response.metadata != NULL) {
     scan->body(LAZYINJECT_FOUND_CLASS, response.metadata, name, scan->context);
+  } else {
+    char qualified[1024];
+    qualified_name(descriptor, qualified, sizeof(qualified));
+    scan->body(LAZYINJECT_FOUND_CLASS_WITHOUT_METADATA, NULL, qualified, scan->context);
   }
 }
 
@@ -119,15 +178,9 @@ static void visit_records(const void *start, uintptr_t length, scan *scan) {
       visit((const context_descriptor *)target, scan);
       break;
     case 1: {
-#if __has_feature(ptrauth_calls)
-      // Signed as the runtime signs indirect type descriptor references.
-      const context_descriptor *__ptrauth(ptrauth_key_process_independent_data, 1, 0xae86)
-          const *indirect = (const void *)target;
-#else
-      const context_descriptor *const *indirect = (const void *)target;
-#endif
-      if (*indirect != NULL) {
-        visit(*indirect, scan);
+      const context_descriptor *indirect = indirect_context(target);
+      if (indirect != NULL) {
+        visit(indirect, scan);
       }
       break;
     }

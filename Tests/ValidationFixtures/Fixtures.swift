@@ -82,3 +82,19 @@ public final class ReceiptScreen {
   /// Traps.
   public init() { fatalError("validation constructed a ReceiptScreen") }
 }
+
+/// Generic, with a class nested in it: a module scan skips both, naming the nested one with its
+/// enclosing type.
+public final class Shelf<Item> {
+  /// In a generic context: no metadata until `Shelf` is specialized.
+  public final class Row {
+    /// Checked only in a specialization.
+    @Lazy public var audit: Audit
+
+    /// Traps.
+    public init() { fatalError("validation constructed a Shelf.Row") }
+  }
+
+  /// Traps.
+  public init() { fatalError("validation constructed a Shelf") }
+}

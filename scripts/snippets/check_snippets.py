@@ -19,6 +19,7 @@ DECL_WORDS = {
     "class", "struct", "enum", "protocol", "extension", "func", "typealias", "actor", "var",
     "let", "init", "subscript", "import",
 }
+IMPORT = re.compile(r"^\s*(@\w+\s+)*import\s")
 NAMING_WORDS = {
     "class", "struct", "enum", "protocol", "actor", "typealias", "func", "extension", "let", "var",
 }
@@ -215,14 +216,19 @@ def location(path, line):
 def block_source(block, number):
     """The Swift file for one block: declarations at file scope, statements in a function.
 
-    A block of a doc comment is read with the imports of the libraries' code around it.
+    A block that has `import` lines of its own gets no other import (but UIKit's stand-ins): a
+    reader copies its imports, so they must be complete. One without is app code, read with
+    `import LazyInject`; a block of a doc comment, with the imports of the libraries' code
+    around it.
     """
     items = split_items(block.lines)
     # UIKitStandIns: UIKit's signatures, as a module of its own (a module named UIKit would make
     # Swift Testing look for its UIKit cross-import overlay).
-    imports = ["LazyInject", "UIKitStandIns"]
-    if block.path.endswith(".swift"):
-        imports += ["LazyInjectTesting", "Testing", "XCTest"]
+    imports = ["UIKitStandIns"]
+    if not any(IMPORT.match(line) for line in block.lines):
+        imports.append("LazyInject")
+        if block.path.endswith(".swift"):
+            imports += ["LazyInjectTesting", "Testing", "XCTest"]
     out = ["import %s" % name for name in imports] + [""]
     header = len(out)
     statements = []
@@ -474,6 +480,8 @@ def main():
                     capture_output=True, text=True, env=environment,
                 )
                 each_output += each.stdout + each.stderr
+        if args.verbose:
+            print(each_output, flush=True)
         output += re.sub(r"(error: .*)$", r"\1 [%s]" % configuration, each_output, flags=re.M)
     diagnostics = re.compile(r"^(/[^:\n]+):(\d+):(\d+): error: .*$", re.M)
     errors_by_block = {}

@@ -89,8 +89,8 @@ private struct CheckError: Error, CustomStringConvertible {
   var description: String { message }
 }
 
-/// Runs `command` with `arguments` in `directory`; its standard output, or an error with its
-/// standard error if it fails.
+/// Runs `command` with `arguments` in `directory`; its standard output, or if it fails, an error
+/// with the end of its standard error (of its standard output if it wrote no error).
 private func run(_ command: String, _ arguments: [String], in directory: URL) throws -> String {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -101,15 +101,48 @@ private func run(_ command: String, _ arguments: [String], in directory: URL) th
   process.standardOutput = output
   process.standardError = errors
   try process.run()
+  // Both pipes are read at once: a child that filled the standard error pipe's buffer (64 KiB on
+  // Linux) while this thread waited for the end of its standard output would wait forever.
+  let errorData = DataRead()
+  let errorHandle = errors.fileHandleForReading
+  Thread.detachNewThread {
+    errorData.finish(errorHandle.readDataToEndOfFile())
+  }
   let data = output.fileHandleForReading.readDataToEndOfFile()
-  let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+  let errorBytes = errorData.wait()
   process.waitUntilExit()
   guard process.terminationStatus == 0 else {
+    // SwiftPM writes compiler errors to standard output.
+    let log = errorBytes.isEmpty ? data : errorBytes
     throw CheckError(
       message: "\(command) \(arguments.joined(separator: " ")) failed: "
-        + String(decoding: errorData.suffix(500), as: UTF8.self))
+        + String(decoding: log.suffix(500), as: UTF8.self))
   }
   return String(decoding: data, as: UTF8.self)
+}
+
+/// Data read on another thread, handed over once it is all read.
+private final class DataRead: @unchecked Sendable {
+  // `data` is guarded by `lock`.
+  private let lock = NSLock()
+  private var data = Data()
+  private let done = DispatchSemaphore(value: 0)
+
+  /// Keeps `data` and wakes the thread waiting for it.
+  func finish(_ data: Data) {
+    lock.lock()
+    self.data = data
+    lock.unlock()
+    done.signal()
+  }
+
+  /// The data, once `finish` was called.
+  func wait() -> Data {
+    done.wait()
+    lock.lock()
+    defer { lock.unlock() }
+    return data
+  }
 }
 
 extension ValidationMeasurement {

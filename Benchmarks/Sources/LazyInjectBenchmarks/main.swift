@@ -7,6 +7,8 @@
 // `--only registry-lock` runs only the measure of work under the registry lock, and prints it
 // (`--only speed`: the timed reads; `--only validate`: the checks of a whole module);
 // `--registrations N` sets the largest registry size (100000, or 1000 with `--quick`).
+// `--profile cold`, `--profile singleton` or `--profile deep` (a cold read 20 classes deep) runs
+// one loop of 5,000,000 first reads for `perf record`, prints its checksum and exits.
 import Foundation
 import LazyInject
 

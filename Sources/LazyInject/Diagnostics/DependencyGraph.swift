@@ -8,11 +8,19 @@ extension InitializerRegistry {
   /// print(graph.mermaid)  // paste into Markdown: GitHub draws it
   /// ```
   ///
-  /// Classes and property types are the nodes; each `@Lazy` or `@WeakLazy` property is an edge
-  /// from its class to its type, labelled with the property and the rule that serves it, or
-  /// `missing`. A property whose type is a class with `@Lazy` properties of its own is followed
-  /// there. Nothing is built: see ``InitializerRegistry/validate(classes:)`` for what the rules
-  /// alone can tell.
+  /// Classes and property types are the nodes. Each `@Lazy` or `@WeakLazy` property a class
+  /// declares is an edge from the class to the property's type, labelled with the property and
+  /// what serves it: the rule (`"in UsersViewController, unique scope"`, `"root default,
+  /// forwarded to SharedAnalytics"`, `"its own rule, ..."` for a rule for one property; with
+  /// `"layer 1, "` in front for an override layer's, and `" (or a rule for one property: told on
+  /// first read)"` after it where one may apply), `init()`, `nil, no rule`, or a problem, drawn
+  /// dashed: `missing`, `missing: forwarded to ..., which has no rule`, `missing: a cycle of
+  /// forwards`, `always nil, near miss`, `undecided without an object`, `invalid key path`. A
+  /// class whose superclass has `@Lazy` or `@WeakLazy` properties has an `inherits` edge to it,
+  /// and an edge for an inherited property only where what serves it differs from the
+  /// superclass's. A property whose type, or forward's target, is a class with `@Lazy`
+  /// properties of its own is followed there. Nothing is built: see
+  /// ``InitializerRegistry/validate(classes:)`` for what the rules alone can tell.
   public struct DependencyGraph: Sendable, CustomStringConvertible {
     /// The graph in Graphviz's DOT language: `dot -Tsvg` draws it.
     public let dot: String
@@ -33,14 +41,19 @@ extension InitializerRegistry {
   /// ```
   ///
   /// Finds the classes as ``validate(classesIn:excluding:)`` does. A name that matches no module,
-  /// generic classes (skipped) and classes whose properties cannot be read are noted in the
-  /// graph's text as comments.
+  /// generic classes (skipped), classes whose metadata the scan could not get, and classes whose
+  /// properties cannot be read are noted in the graph's text as comments.
   public func dependencyGraph(classesIn moduleName: String) -> DependencyGraph {
     do {
       let scan = try Self.scan(moduleName)
       var notes: [String] = []
       if !scan.genericClasses.isEmpty {
         notes.append("Skipped generic classes: \(scan.genericClasses.joined(separator: ", ")).")
+      }
+      if !scan.classesWithoutMetadata.isEmpty {
+        notes.append(
+          "Skipped classes whose metadata the scan could not get: "
+            + "\(scan.classesWithoutMetadata.joined(separator: ", ")).")
       }
       return graph(of: scan.classes, module: moduleName, notes: notes)
     } catch {
@@ -195,6 +208,10 @@ private struct GraphBuilder {
     case .missing: return "missing"
     case .undecided: return "undecided without an object"
     case .invalidKeyPath: return "invalid key path"
+    case .brokenForward(let forwards, _, let isCycle):
+      guard !isCycle else { return "missing: a cycle of forwards" }
+      let target = forwards.last?.source.forwardTarget.map(name) ?? "?"
+      return "missing: forwarded to \(target), which has no rule"
     }
   }
 
@@ -203,9 +220,29 @@ private struct GraphBuilder {
     shorten(codeName(type))
   }
 
+  /// `name` without `"\(module)."` where it starts a qualified name: at the start, or after a
+  /// character that is neither part of an identifier nor a dot (`MyApp.Screen` keeps its name
+  /// for the module `App`, and so does `Outer.App.Screen`).
   private func shorten(_ name: String) -> String {
     guard let module else { return name }
-    return name.replacingEvery("\(module).", with: "")
+    let prefix = Array("\(module).".unicodeScalars)
+    let scalars = Array(name.unicodeScalars)
+    var result = String.UnicodeScalarView()
+    var index = 0
+    while index < scalars.count {
+      let startsName =
+        index == 0
+        || !(scalars[index - 1] == "." || scalars[index - 1] == "_"
+          || scalars[index - 1].properties.isAlphabetic
+          || scalars[index - 1].properties.numericType != nil)
+      if startsName, scalars[index...].starts(with: prefix) {
+        index += prefix.count
+        continue
+      }
+      result.append(scalars[index])
+      index += 1
+    }
+    return String(result)
   }
 
   var graph: InitializerRegistry.DependencyGraph {

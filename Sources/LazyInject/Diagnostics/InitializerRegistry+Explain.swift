@@ -75,7 +75,7 @@ extension InitializerRegistry {
         result = found
       }
     }
-    let outcome = self.outcome(result, propertyType, containerType)
+    let outcome = self.outcome(propertyType, containerType)
     guard !propertyResults.isEmpty else {
       lines.append("Result: \(outcome)")
       return lines.joined(separator: "\n")
@@ -98,47 +98,62 @@ extension InitializerRegistry {
     return "registered\(layer)\(property), \(rule.what)\(rule.details)"
   }
 
-  private func outcome(
-    _ registration: AnyRegistration?, _ property: Any.Type, _ container: AnyClass
-  ) -> String {
-    if let rule = registration?.rule {
-      guard let owner = rule.containerTypeName else {
-        return "the root default, \(rule.what)\(rule.details)."
-      }
-      let inherited = owner == typeName(container) ? "" : ", inherited by \(typeName(container))"
-      return "the registration for \(owner)\(inherited), \(rule.what)\(rule.details)."
-    }
-    if property is any DefaultInitializable.Type {
+  /// The result line: how a value of `property` resolves for an object of `container` with no
+  /// property, as `validate` tells it (`PropertyCheck`).
+  private func outcome(_ property: Any.Type, _ container: AnyClass) -> String {
+    switch outcome(of: property, at: nil, in: container, container: nil) {
+    case .rule(let found, _):
+      return Self.used(found, for: property, in: container)
+    case .defaultInitializer where property is any DefaultInitializable.Type:
       return "no registration; \(typeName(property)) is DefaultInitializable, so it is built with"
         + " init()."
-    }
-    guard let optional = property as? any _OptionalDependency.Type else {
+    case .defaultInitializer:
+      let wrapped = wrappedType(of: property)
+      return "no registration for \(typeName(property)); \(typeName(wrapped)) is"
+        + " DefaultInitializable, so it is built with init()."
+    case .none, .nearMiss:
+      let wrapped = wrappedType(of: property)
+      return "no rule for \(typeName(property)) or \(typeName(wrapped)): the value is nil."
+        + Self.nearMissText(nearMisses(for: wrapped), for: wrapped)
+    case .brokenForward(let forwards, let nearMisses, let isCycle):
+      let used = forwards.first.map { Self.used($0, for: property, in: container) + " " } ?? ""
+      return "\(used)A read fails: "
+        + PropertyCheck.brokenForward(
+          forwards, nearMisses: nearMisses, isCycle: isCycle, in: container) + "."
+    case .missing, .undecided, .invalidKeyPath:
+      // Only rules for one property make the last two, and none serves a value with no property.
       return "failure: no registration, and \(typeName(property)) is not DefaultInitializable."
         + Self.nearMissText(nearMisses(for: property), for: property)
     }
-    let wrapped = optional.wrappedType
-    let wrappedRule = searchedRegistries.lazy.compactMap { registry in
-      registry.withState { registry.table.search(wrapped, in: container).found }
-    }.first
-    if let wrappedRule {
-      return "no registration for \(typeName(property)); the rules of \(typeName(wrapped)) apply"
-        + " (explain it to see them): \(wrappedRule.rule)."
+  }
+
+  /// The result when `found`, a rule of `property` or of the type it wraps, is used.
+  private static func used(_ found: AnyRegistration, for property: Any.Type, in container: AnyClass)
+    -> String
+  {
+    let rule = found.rule
+    guard found.propertyType == property else {
+      return "no registration for \(typeName(property)); the rules of"
+        + " \(typeName(found.propertyType)) apply (explain it to see them): \(rule)."
     }
-    if wrapped is any DefaultInitializable.Type {
-      return "no registration for \(typeName(property)); \(typeName(wrapped)) is"
-        + " DefaultInitializable, so it is built with init()."
+    guard let owner = rule.containerTypeName else {
+      return "the root default, \(rule.what)\(rule.details)."
     }
-    return "no rule for \(typeName(property)) or \(typeName(wrapped)): the value is nil."
-      + Self.nearMissText(nearMisses(for: wrapped), for: wrapped)
+    let inherited = owner == typeName(container) ? "" : ", inherited by \(typeName(container))"
+    return "the registration for \(owner)\(inherited), \(rule.what)\(rule.details)."
+  }
+
+  /// `T` for `T?`; `property` itself if it is not optional.
+  private func wrappedType(of property: Any.Type) -> Any.Type {
+    (property as? any _OptionalDependency.Type)?.wrappedType ?? property
   }
 
   /// `" Near miss: ..."`: the registrations of related types that a property of `property` does
   /// not use, and the fix; empty if there are none.
   private static func nearMissText(_ nearMisses: [Rule], for property: Any.Type) -> String {
     guard !nearMisses.isEmpty else { return "" }
-    let name = codeName(property)
     return " Near miss: these registrations of related types do not apply, since a property uses"
       + " only the rules of its own type: " + nearMisses.map(\.description).joined(separator: "; ")
-      + ". Register \(name), or forward it: forward((\(name)).self, to: ...)."
+      + ". \(nearMissFix(for: property))."
   }
 }

@@ -10,7 +10,14 @@ internal struct ModuleScan {
   /// of the records, which the compiler and linker choose.
   private(set) var classes: [AnyClass] = []
   /// The module's generic classes, as `MyApp.Cache`: they have no metadata until specialized.
+  ///
+  /// Sorted. A class nested in a generic type is one too, named with the types around it
+  /// (`MyApp.Outer.Cache`), except when nested in an extension or a private context: named from
+  /// there (`MyApp.Cache`), as the records name an extended type only in mangled form.
   private(set) var genericClasses: [String] = []
+  /// The module's non-generic classes whose metadata the scan could not get (no metadata
+  /// accessor in the record, or none returned), named as generic classes are, sorted.
+  private(set) var classesWithoutMetadata: [String] = []
   /// Whether the platform keeps records the scan can read.
   private(set) var isSupported = true
 
@@ -22,6 +29,7 @@ internal struct ModuleScan {
       } != 0
     classes = found.classes.map { (typeName($0), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
     genericClasses = found.genericClasses.map { "\(module).\($0)" }.sorted()
+    classesWithoutMetadata = found.classesWithoutMetadata.map { "\(module).\($0)" }.sorted()
   }
 
   /// The modules that declare a class, sorted: what a message about a wrong module name lists.
@@ -35,6 +43,7 @@ internal struct ModuleScan {
   private final class Found {
     var classes: [AnyClass] = []
     var genericClasses: [String] = []
+    var classesWithoutMetadata: [String] = []
     var modules: Set<String> = []
 
     static let record: _lazyinject_scan_body = { kind, value, name, context in
@@ -44,6 +53,8 @@ internal struct ModuleScan {
         found.classes.append(unsafeBitCast(value!, to: AnyClass.self))
       case LAZYINJECT_FOUND_GENERIC_CLASS:
         found.genericClasses.append(String(cString: name))
+      case LAZYINJECT_FOUND_CLASS_WITHOUT_METADATA:
+        found.classesWithoutMetadata.append(String(cString: name))
       default:
         found.modules.insert(String(cString: name))
       }

@@ -26,13 +26,19 @@ internal struct PropertyCheck {
     case undecided([AnyRegistration])
     /// A property rule's key path leads to another object.
     case invalidKeyPath(ResolutionError)
+    /// The rule found is a forward whose target does not resolve for the same object: a read
+    /// stops the program. `forwards`: the forwards followed, the property's first; the last one's
+    /// target has no rule (`nearMisses`: registrations of types related to it), or if `isCycle`,
+    /// is a type forwarded earlier in the chain.
+    case brokenForward(
+      forwards: [AnyRegistration], nearMisses: [InitializerRegistry.Rule], isCycle: Bool)
 
     /// Whether a read of the property would stop the program, or silently get nil where a rule
     /// was meant, or the check cannot tell.
     var isProblem: Bool {
       switch self {
       case .rule, .defaultInitializer, .none: false
-      case .nearMiss, .missing, .undecided, .invalidKeyPath: true
+      case .nearMiss, .missing, .undecided, .invalidKeyPath, .brokenForward: true
       }
     }
   }
@@ -69,12 +75,12 @@ internal struct PropertyCheck {
         + RuleTable.ancestry(of: containerClass).map(typeName).joined(separator: ", ")
         + ", then the root default\(others)\(near)"
     case .nearMiss(let nearMisses):
-      let wrapped = (field.valueType as? any _OptionalDependency.Type)?.wrappedType
-      let wrappedName = wrapped.map(codeName) ?? "its wrapped type"
-      return "\(path)\(declared) is always nil: no rule serves \(wrappedName), and these"
+      let wrapped =
+        (field.valueType as? any _OptionalDependency.Type)?.wrappedType ?? field.valueType
+      return "\(path)\(declared) is always nil: no rule serves \(codeName(wrapped)), and these"
         + " registrations of related types do not apply: "
         + nearMisses.map(\.description).joined(separator: "; ")
-        + ". Register \(wrappedName), or forward it: forward((\(wrappedName)).self, to: ...)"
+        + ". \(InitializerRegistry.nearMissFix(for: wrapped))"
     case .undecided(let rules):
       return "\(path)\(declared); only rules for one property could serve it, and which property"
         + " each names cannot be told without an object: "
@@ -83,7 +89,38 @@ internal struct PropertyCheck {
     case .invalidKeyPath(let error):
       return "\(path)\(declared); "
         + (error.description.split(separator: "\n").first.map(String.init) ?? "")
+    case .brokenForward(let forwards, let nearMisses, let isCycle):
+      return "\(path)\(declared); "
+        + Self.brokenForward(forwards, nearMisses: nearMisses, isCycle: isCycle, in: containerClass)
     }
+  }
+
+  /// Why a forward fails for objects of `containerClass`, and the fix: `"forwarded to
+  /// MyApp.Analytics (MyApp/Analytics.swift:9), which has no rule: searched MyApp.Screen, then
+  /// the root default. Fix: register MyApp.Analytics (or make it DefaultInitializable), or
+  /// forward to a type that has a rule"`.
+  static func brokenForward(
+    _ forwards: [AnyRegistration], nearMisses: [InitializerRegistry.Rule], isCycle: Bool,
+    in containerClass: AnyClass
+  ) -> String {
+    let chain = forwards.enumerated().map { index, forward in
+      let which = index == 0 ? "forwarded" : "which is forwarded"
+      let target = forward.source.forwardTarget.map(codeName) ?? "?"
+      return "\(which) to \(target) (\(forward.source.fileID):\(forward.source.line))"
+    }.joined(separator: ", ")
+    guard let target = forwards.last?.source.forwardTarget else { return chain }
+    if isCycle {
+      return "\(chain): a cycle of forwards, which fails the read. Fix: forward one of them to a"
+        + " type that has a registration"
+    }
+    let near =
+      nearMisses.isEmpty
+      ? ""
+      : "; registered for related types: " + nearMisses.map(\.description).joined(separator: "; ")
+    return "\(chain), which has no rule: searched "
+      + RuleTable.ancestry(of: containerClass).map(typeName).joined(separator: ", ")
+      + ", then the root default\(near). Fix: register \(codeName(target)) (or make it"
+      + " DefaultInitializable), or forward to a type that has a rule"
   }
 }
 
@@ -105,63 +142,109 @@ extension InitializerRegistry {
   private func outcome(of field: LazyField, in containerClass: AnyClass, container: AnyObject?)
     -> PropertyCheck.Outcome
   {
+    outcome(of: field.valueType, at: field.offset, in: containerClass, container: container)
+  }
+
+  /// How a value of `type` resolves for an object of `containerClass`.
+  ///
+  /// For the property at `offset` in it, or with `offset` nil, for no property
+  /// (``resolve(_:for:)``, an optional's wrapped type, a forward's target), which no rule for one
+  /// property serves. `forwards`: the forwards followed to get to `type`.
+  internal func outcome(
+    of type: Any.Type, at offset: Int?, in containerClass: AnyClass, container: AnyObject?,
+    forwards: [AnyRegistration] = []
+  ) -> PropertyCheck.Outcome {
     var undecided: [AnyRegistration] = []
     var otherProperties: [AnyRegistration] = []
     for registry in searchedRegistries {
       let (typeRule, propertyRules) = registry.withState {
         (
-          registry.table.search(field.valueType, in: containerClass).found,
-          registry.table.propertyRules(for: field.valueType, in: containerClass)
+          registry.table.search(type, in: containerClass).found,
+          offset == nil ? [] : registry.table.propertyRules(for: type, in: containerClass)
         )
       }
       for rule in propertyRules {
         guard let target = rule.source.property else { continue }
-        let offset: Int?
+        let ruleOffset: Int?
         if let container {
           do {
-            offset = try target.offset(in: container, rule: rule.source)
+            ruleOffset = try target.offset(in: container, rule: rule.source)
           } catch let error as ResolutionError {
             return .invalidKeyPath(error)
           } catch {
-            offset = nil
+            ruleOffset = nil
           }
         } else {
-          offset = target.offsetWithoutObject
+          ruleOffset = target.offsetWithoutObject
         }
-        if offset == field.offset {
+        if ruleOffset == offset {
           return .rule(rule, undecided: undecided)
         }
-        if offset == nil {
+        if ruleOffset == nil {
           undecided.append(rule)
         } else {
           otherProperties.append(rule)
         }
       }
       if let typeRule {
-        return .rule(typeRule, undecided: undecided)
+        return following(typeRule, undecided: undecided, in: containerClass, forwards: forwards)
       }
     }
-    if field.valueType is any DefaultInitializable.Type {
+    if type is any DefaultInitializable.Type {
       return .defaultInitializer(undecided: undecided)
     }
     guard undecided.isEmpty else { return .undecided(undecided) }
-    guard let optional = field.valueType as? any _OptionalDependency.Type else {
-      return .missing(
-        nearMisses: nearMisses(for: field.valueType), otherProperties: otherProperties)
+    guard let optional = type as? any _OptionalDependency.Type else {
+      return .missing(nearMisses: nearMisses(for: type), otherProperties: otherProperties)
     }
     // A `T?` property with no rule of its own uses the rules of `T` (not its property rules,
     // which name properties of type `T`), else it is nil.
-    let wrapped = LazyField(
-      name: field.name, offset: -1, storageType: field.storageType,
-      valueType: optional.wrappedType, isWeak: field.isWeak,
-      declaringClass: field.declaringClass)
-    switch outcome(of: wrapped, in: containerClass, container: nil) {
+    switch outcome(
+      of: optional.wrappedType, at: nil, in: containerClass, container: nil, forwards: forwards)
+    {
     case .rule(let rule, _): return .rule(rule, undecided: [])
     case .defaultInitializer: return .defaultInitializer(undecided: [])
     case .nearMiss(let rules): return .nearMiss(rules)
+    // A forward of `T` that fails fails the read: only a missing rule makes nil.
+    case .brokenForward(let forwards, let nearMisses, let isCycle):
+      return .brokenForward(forwards: forwards, nearMisses: nearMisses, isCycle: isCycle)
     case .none, .missing, .undecided, .invalidKeyPath:
       let near = nearMisses(for: optional.wrappedType)
       return near.isEmpty ? .none : .nearMiss(near)
+    }
+  }
+
+  /// The outcome of `rule`, found for a value: itself, or for a forward, what its target gives
+  /// (a forward resolves its target for the same object, with no property), followed through
+  /// further forwards.
+  private func following(
+    _ rule: AnyRegistration, undecided: [AnyRegistration], in containerClass: AnyClass,
+    forwards: [AnyRegistration]
+  ) -> PropertyCheck.Outcome {
+    guard let target = rule.source.forwardTarget else {
+      return .rule(rule, undecided: undecided)
+    }
+    let chain = forwards + [rule]
+    if chain.contains(where: { $0.propertyType == target }) {
+      return .brokenForward(forwards: chain, nearMisses: [], isCycle: true)
+    }
+    let targetOutcome = outcome(
+      of: target, at: nil, in: containerClass, container: nil, forwards: chain)
+    switch targetOutcome {
+    case .rule, .defaultInitializer:
+      return .rule(rule, undecided: undecided)
+    case .brokenForward:
+      return targetOutcome
+    // An optional target that no rule serves gives nil, and so does the forward of an optional
+    // type; for any other type, the cast of nil fails.
+    case .none where rule.propertyType is any _OptionalDependency.Type:
+      return targetOutcome
+    case .nearMiss where rule.propertyType is any _OptionalDependency.Type:
+      return targetOutcome
+    default:
+      // No rule for the target. (Only rules for one property make `undecided` or
+      // `invalidKeyPath`, and none serves a target.)
+      return .brokenForward(forwards: chain, nearMisses: nearMisses(for: target), isCycle: false)
     }
   }
 }

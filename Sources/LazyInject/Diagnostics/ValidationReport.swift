@@ -4,8 +4,10 @@ extension InitializerRegistry {
   ///
   /// ```swift
   /// let report = try registry.validate(classesIn: "MyApp")
-  /// #expect(report.checkedPropertyCount > 0)
-  /// print(report)  // Checked 42 properties of 17 classes; skipped generic class MyApp.Cache.
+  /// #expect(report.skippedGenericClasses == ["MyApp.Cache"], "\(report)")
+  /// print(report)
+  /// // Checked 42 properties of 17 classes; not checked: generic class MyApp.Cache (validate its
+  /// // specializations with validate(classes:)).
   /// ```
   public struct ValidationReport: Sendable, CustomStringConvertible {
     /// The classes checked, as `"MyApp.UsersViewController"`.
@@ -15,18 +17,26 @@ extension InitializerRegistry {
     /// class that has it.
     public let checkedPropertyCount: Int
 
-    /// The module's generic classes, which have no metadata to read until specialized, as
-    /// `"MyApp.Cache"`: pass their specializations to ``InitializerRegistry/validate(classes:)``.
+    /// The module's generic classes, as `"MyApp.Cache"`, which were not checked.
+    ///
+    /// A generic class, or a class nested in a generic type (`"MyApp.Outer.Cache"`), has no
+    /// metadata to read until specialized: pass its specializations to
+    /// ``InitializerRegistry/validate(classes:)``. Empty for `validate(classes:)`.
     public let skippedGenericClasses: [String]
 
-    /// A sentence, as `"Checked 42 properties of 17 classes; skipped generic class MyApp.Cache."`.
+    /// A sentence, as `"Checked 42 properties of 17 classes."`, or with generic classes skipped,
+    /// `"Checked 42 properties of 17 classes; not checked: generic class MyApp.Cache (validate its
+    /// specializations with validate(classes:))."`.
     public var description: String {
       let properties =
         checkedPropertyCount == 1 ? "1 property" : "\(checkedPropertyCount) properties"
       let classes = checkedClasses.count == 1 ? "1 class" : "\(checkedClasses.count) classes"
       let skipped =
         skippedGenericClasses.isEmpty
-        ? "" : "; skipped generic \(skippedNoun) \(skippedGenericClasses.joined(separator: ", "))"
+        ? ""
+        : "; not checked: generic \(skippedNoun) \(skippedGenericClasses.joined(separator: ", "))"
+          + " (validate \(skippedGenericClasses.count == 1 ? "its" : "their") specializations with"
+          + " validate(classes:))"
       return "Checked \(properties) of \(classes)\(skipped)."
     }
 

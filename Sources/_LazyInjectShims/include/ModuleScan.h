@@ -12,10 +12,13 @@ typedef enum {
   /// A non-generic class of the module: `value` is its metadata.
   LAZYINJECT_FOUND_CLASS = 0,
   /// A generic class of the module (or a class in a generic context): it has no metadata until
-  /// specialized, so `value` is NULL.
+  /// specialized, so `value` is NULL; `name` has the types it is nested in, as `Outer.Cache`.
   LAZYINJECT_FOUND_GENERIC_CLASS = 1,
   /// With no module named: the name of a module that declares a class, once per class.
   LAZYINJECT_FOUND_MODULE = 2,
+  /// A non-generic class of the module whose descriptor has no metadata accessor, or whose
+  /// accessor returned no metadata: `value` is NULL; `name` as for a generic class.
+  LAZYINJECT_FOUND_CLASS_WITHOUT_METADATA = 3,
 } _lazyinject_found;
 
 /// Called for each thing `_lazyinject_scan_classes` finds: `name` is the class's, or the

@@ -4,6 +4,24 @@ import Testing
 
 // The dependency graph of the fixture module, whose initializers trap: drawing builds nothing.
 
+/// A namespace whose name ends with the module's.
+enum MyLazyInjectTests {
+  final class Service {}
+}
+
+/// A namespace with a namespace named as the module.
+enum Shelves {
+  enum LazyInjectTests {
+    final class Row {}
+  }
+}
+
+/// Properties whose types' names contain the module's name past their start.
+final class ShortNamesScreen {
+  @Lazy var service: MyLazyInjectTests.Service
+  @Lazy var row: Shelves.LazyInjectTests.Row?
+}
+
 struct DependencyGraphTests {
   private let registry = InitializerRegistry.shared
 
@@ -37,7 +55,10 @@ struct DependencyGraphTests {
       lines.contains(
         "  \"AdminScreen\" -> \"(any Tracking)?\" [label=\"delegate: nil, no rule\","
           + " style=dotted];"))
-    #expect(lines.contains("  // Skipped generic classes: LazyInjectValidationFixtures.Cache."))
+    #expect(
+      lines.contains(
+        "  // Skipped generic classes: LazyInjectValidationFixtures.Cache,"
+          + " LazyInjectValidationFixtures.Shelf, LazyInjectValidationFixtures.Shelf.Row."))
   }
 
   @Test func testMermaidDrawsTheSameGraph() {
@@ -54,7 +75,10 @@ struct DependencyGraphTests {
           "\(admin) -->|\"audit: layer 1, in AdminScreen, unique scope\"| \(audit.dropFirst(2))"))
       #expect(lines.contains("\(base) -.->|\"audit: missing\"| \(audit.dropFirst(2))"))
     }
-    #expect(lines.contains("  %% Skipped generic classes: LazyInjectValidationFixtures.Cache."))
+    #expect(
+      lines.contains(
+        "  %% Skipped generic classes: LazyInjectValidationFixtures.Cache,"
+          + " LazyInjectValidationFixtures.Shelf, LazyInjectValidationFixtures.Shelf.Row."))
     // Labels are quoted strings, so that parentheses and `?` are not read as shapes.
     #expect(lines.contains { $0.hasSuffix("([\"(any Tracking)?\"])") })
   }
@@ -64,6 +88,16 @@ struct DependencyGraphTests {
     #expect(dot.contains("\"AdminScreen\" -> \"ReportService\" [label=\"reports: missing\""))
     #expect(dot.contains("\"ReportService\" -> \"Audit\" [label=\"audit: missing\""), "\(dot)")
     #expect(!dot.contains("LedgerScreen"))
+  }
+
+  @Test func testModuleNameIsLeftOutOnlyWhereAQualifiedNameStarts() {
+    // The module is LazyInjectTests: `MyLazyInjectTests.Service` and
+    // `Shelves.LazyInjectTests.Row` contain `LazyInjectTests.` past their start.
+    let dot = InitializerRegistry().dependencyGraph(classes: [ShortNamesScreen.self]).dot
+    #expect(dot.contains("  \"ShortNamesScreen\" [shape=box];"), "\(dot)")
+    #expect(dot.contains("  \"MyLazyInjectTests.Service\" [shape=ellipse];"))
+    #expect(dot.contains("  \"Shelves.LazyInjectTests.Row?\" [shape=ellipse];"))
+    #expect(!dot.contains("MyService"))
   }
 
   @Test func testGraphOfAModuleThatHasNoClassSaysSo() {

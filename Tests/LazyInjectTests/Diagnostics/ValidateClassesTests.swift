@@ -11,6 +11,9 @@ import Testing
 
 private let fixtures = "LazyInjectValidationFixtures"
 
+/// A class of this module, not of the fixtures'.
+final class ScannedElsewhere {}
+
 /// The lines of the message of the error `body` throws; the test stops if it throws none.
 private func messageLines(
   _ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation
@@ -94,6 +97,11 @@ struct ValidateClassesTests {
         }, "\(lines)")
       #expect(
         lines.contains { $0.hasPrefix("  - LazyInjectValidationFixtures.AdminScreen.delegate:") })
+      // Nothing fails: the title does not say that anything cannot be resolved.
+      #expect(
+        lines.first
+          == "LazyInject found problems with 2 properties of 1 of the 1 classes checked (without"
+          + " making any object; 2 are always nil):")
       let explained = registry.explain((any Tracking)?.self, in: AdminScreen.self)
       #expect(explained.contains("Near miss: these registrations of related types do not apply"))
       #expect(
@@ -120,8 +128,9 @@ struct ValidateClassesTests {
       lines.contains { $0.hasPrefix("  - LazyInjectValidationFixtures.LedgerScreen.auditLog:") })
     #expect(
       lines.last
-        == "Skipped generic class (validate their specializations with validate(classes:)):"
-        + " LazyInjectValidationFixtures.Cache.")
+        == "Skipped generic classes (validate their specializations with validate(classes:)):"
+        + " LazyInjectValidationFixtures.Cache, LazyInjectValidationFixtures.Shelf,"
+        + " LazyInjectValidationFixtures.Shelf.Row.")
   }
 
   @Test func testModuleScanPassesOnceEveryPropertyHasARule() throws {
@@ -133,9 +142,17 @@ struct ValidateClassesTests {
     }
     #expect(report.checkedClasses.contains("LazyInjectValidationFixtures.ReportService"))
     #expect(report.checkedClasses.contains("LazyInjectValidationFixtures.Audit"))
-    #expect(report.skippedGenericClasses == ["LazyInjectValidationFixtures.Cache"])
+    // A class nested in a generic class is named with it.
     #expect(
-      report.description.hasSuffix("; skipped generic class LazyInjectValidationFixtures.Cache."))
+      report.skippedGenericClasses == [
+        "LazyInjectValidationFixtures.Cache", "LazyInjectValidationFixtures.Shelf",
+        "LazyInjectValidationFixtures.Shelf.Row",
+      ])
+    #expect(
+      report.description.hasSuffix(
+        "; not checked: generic classes LazyInjectValidationFixtures.Cache,"
+          + " LazyInjectValidationFixtures.Shelf, LazyInjectValidationFixtures.Shelf.Row (validate"
+          + " their specializations with validate(classes:))."))
     // The specialization of a generic class is checked when named.
     #expect(throws: ResolutionError.self) { try registry.validate(classes: [Cache<Int>.self]) }
   }
@@ -146,6 +163,32 @@ struct ValidateClassesTests {
     }
     #expect(!lines.contains { $0.hasPrefix("  - LazyInjectValidationFixtures.BaseScreen.") })
     #expect(lines.contains { $0.hasPrefix("  - LazyInjectValidationFixtures.AdminScreen.audit:") })
+  }
+
+  @Test func testExcludingAClassTheScanDoesNotCheckIsAnError() throws {
+    let lines = try messageLines {
+      try registry.validate(
+        classesIn: fixtures, excluding: [BaseScreen.self, Cache<Int>.self, ScannedElsewhere.self])
+    }
+    #expect(
+      lines.first
+        == "LazyInject cannot exclude LazyInjectValidationFixtures.Cache<Swift.Int>,"
+        + " LazyInjectTests.ScannedElsewhere: not a non-generic class of the module"
+        + " LazyInjectValidationFixtures, so excluding it has no effect; nothing was checked.")
+    #expect(lines.last?.hasPrefix("Fix: remove it from excluding:") == true)
+    #expect(lines.count == 2)
+  }
+
+  @Test func testModuleWhoseClassesHaveNoLazyPropertyIsAnError() throws {
+    // LazyInjectTesting's classes have no `@Lazy` property: a test that names it checks nothing.
+    let lines = try messageLines { try registry.validate(classesIn: "LazyInjectTesting") }
+    #expect(
+      lines.first?.hasPrefix("LazyInject found no @Lazy or @WeakLazy property in the ") == true)
+    #expect(
+      lines.first?.hasSuffix(
+        " of the module LazyInjectTesting that it read, so no property was checked.") == true,
+      "\(lines)")
+    #expect(lines.last?.hasPrefix("Fix: validate the module that declares the properties") == true)
   }
 
   @Test func testModuleNameThatMatchesNoClassIsAnError() throws {
