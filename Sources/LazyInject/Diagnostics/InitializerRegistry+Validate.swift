@@ -245,7 +245,7 @@ extension InitializerRegistry {
 
   /// The error listing `problems` under `title`, with the fix.
   private func unresolvable(_ title: String, _ problems: [PropertyCheck]) -> ResolutionError {
-    let layers = Set(searchedRegistries.map(\.overrideDepth)).count - 1
+    let layers = Self.layerCount(of: searchedRegistries)
     let lines =
       [title] + problems.map { "  - " + $0.problem(searchedLayers: layers) } + [
         "Fix: register an initializer for each, or make the type DefaultInitializable, unless"

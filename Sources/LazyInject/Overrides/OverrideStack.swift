@@ -62,6 +62,12 @@ extension InitializerRegistry {
     (OverrideScope.current?.searchOrder(over: self) ?? []) + [self]
   }
 
+  /// How many override layers `registries`, a registry's search order, belong to: a layer's two
+  /// parts count once.
+  internal static func layerCount(of registries: [InitializerRegistry]) -> Int {
+    Set(registries.map(\.overrideDepth)).count - 1
+  }
+
   /// `"Registry"`, `"Override layer 2"`, or `"Override layer 2, registered while in force"`.
   internal var layerTitle: String {
     guard overrideDepth > 0 else { return "Registry" }

@@ -305,7 +305,7 @@ extension InitializerRegistry {
           : ($0.containerTypeName ?? "") < ($1.containerTypeName ?? "")
       },
       nearMisses: nearMisses(for: property), chain: ResolutionFrame.chain,
-      searchedLayers: Set(registries.map(\.overrideDepth)).count - 1)
+      searchedLayers: Self.layerCount(of: registries))
   }
 
   /// The most specific registration of this registry; also reads the tracer, under the same

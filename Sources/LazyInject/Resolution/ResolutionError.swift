@@ -30,8 +30,10 @@ public struct ResolutionError: Error, CustomStringConvertible {
     case initializerFailed
     /// A main-actor initializer was asked for its value off the main actor.
     case requiresMainActor
-    /// An object or classes have `@Lazy` or `@WeakLazy` properties that cannot be resolved, or
-    /// that could not be checked; see ``InitializerRegistry/validate(_:)`` and
+    /// An object or classes have `@Lazy` or `@WeakLazy` properties that cannot be resolved, are
+    /// always nil, or could not be checked; or a check could not take effect (an excluded class
+    /// that is not the module's, a module with no such property); see
+    /// ``InitializerRegistry/validate(_:)`` and
     /// ``InitializerRegistry/validate(classesIn:excluding:)``.
     case unresolvableProperties
     /// A property rule's key path leads to a property of another object than the one resolved,
