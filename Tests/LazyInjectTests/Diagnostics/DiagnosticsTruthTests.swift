@@ -109,6 +109,12 @@ private final class ReassignedScreen: InjectionObserving, @unchecked Sendable {
   // `@Lazy` and `@WeakLazy` guard their own slots; `heard` is guarded by its lock.
   @Lazy var token: Token
   @WeakLazy var weakToken: Token?
+  /// What the initializers assign.
+  ///
+  /// The screen's, not the registration's: a registration of the shared registry lives as long
+  /// as the process, and so would the side table of an object it kept and a weak reference
+  /// pointed to, a leak to the address sanitizer.
+  let assigned = Token("assigned")
   let heard = Locked<[String]>([])
 
   func didInject(_ value: Any, intoPropertyNamed name: String) {
@@ -118,18 +124,17 @@ private final class ReassignedScreen: InjectionObserving, @unchecked Sendable {
 
 struct InjectionObservingTruthTests {
   @Test func testObserverHearsNothingWhenAnAssignmentReplacedTheValueBeingBuilt() {
-    let assigned = Token("assigned")
     InitializerRegistry.shared.register(Token.self, in: ReassignedScreen.self) { sender in
-      sender.token = assigned
+      sender.token = sender.assigned
       return Token("built")
     }
     InitializerRegistry.shared.register(Token?.self, in: ReassignedScreen.self) { sender in
-      sender.weakToken = assigned
+      sender.weakToken = sender.assigned
       return Token("built")
     }
     let screen = ReassignedScreen()
-    #expect(screen.token === assigned)
-    #expect(screen.weakToken === assigned)
+    #expect(screen.token === screen.assigned)
+    #expect(screen.weakToken === screen.assigned)
     #expect(screen.heard.value.isEmpty, "told of a value no property holds")
   }
 
