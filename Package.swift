@@ -38,6 +38,9 @@ let package = Package(
     .library(name: "LazyInject", targets: ["LazyInject"]),
     // Test helpers: a Swift Testing trait and an XCTest base class that install overrides.
     .library(name: "LazyInjectTesting", targets: ["LazyInjectTesting"]),
+    // Checks of a whole app, for tests and tools: validate(classes:), validate(classesIn:) and
+    // the dependency graph. Apps do not ship it.
+    .library(name: "LazyInjectChecks", targets: ["LazyInjectChecks"]),
   ],
   targets: [
     // Atomics and a thread-local slot for the hot path of `@Lazy`. Swift's own `Atomic` needs
@@ -45,13 +48,19 @@ let package = Package(
     .target(name: "_LazyInjectShims"),
     .target(name: "LazyInject", dependencies: ["_LazyInjectShims"]),
     .target(name: "LazyInjectTesting", dependencies: ["LazyInject"]),
+    // The type records of a module's classes (ELF sections, Mach-O images): only the checks read
+    // them.
+    .target(name: "_LazyInjectScan"),
+    .target(name: "LazyInjectChecks", dependencies: ["LazyInject", "_LazyInjectScan"]),
     .executableTarget(
-      name: "LazyInjectDemo", dependencies: ["LazyInject"], swiftSettings: appSettings),
+      name: "LazyInjectDemo", dependencies: ["LazyInject", "LazyInjectChecks"],
+      swiftSettings: appSettings),
     .testTarget(
       name: "LazyInjectTests",
       dependencies: [
-        "LazyInject", "LazyInjectTesting", "LazyInjectValidationFixtures",
-        "LazyInjectStrippedFixtures", "LazyInjectTestSupport",
+        "LazyInject", "LazyInjectTesting", "LazyInjectChecks", "LazyInjectValidationFixtures",
+        "LazyInjectStrippedFixtures", "LazyInjectNamelessFixtures", "LazyInjectTestSupport",
+        "_LazyInjectShims",
       ]),
     // What the exit tests of both test targets share: a watchdog, and failing the process.
     .target(name: "LazyInjectTestSupport", path: "Tests/TestSupport"),
@@ -64,9 +73,15 @@ let package = Package(
       name: "LazyInjectStrippedFixtures", dependencies: ["LazyInject"],
       path: "Tests/StrippedFixtures",
       swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-reflection-metadata"])]),
+    // Classes built as Xcode's SWIFT_REFLECTION_METADATA_LEVEL = without-names builds them.
+    .target(
+      name: "LazyInjectNamelessFixtures", dependencies: ["LazyInject"],
+      path: "Tests/NamelessFixtures",
+      swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-reflection-names"])]),
     // Runs every scene of the demo and checks what it says.
     .testTarget(
-      name: "LazyInjectDemoTests", dependencies: ["LazyInjectDemo", "LazyInjectTestSupport"],
+      name: "LazyInjectDemoTests",
+      dependencies: ["LazyInjectDemo", "LazyInjectChecks", "LazyInjectTestSupport"],
       swiftSettings: appSettings),
   ],
   swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Foundation
 import LazyInject
+import LazyInjectChecks
 
 /// The command line: which scenes to run.
 enum Demo {

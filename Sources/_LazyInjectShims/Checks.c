@@ -5,7 +5,9 @@
 _Static_assert(LAZYINJECT_STRIPE_COUNT <= 64, "a held stripe is a bit of a 64-bit mask");
 
 static LAZYINJECT_TLS uint64_t held_slot_locks = 0;
-static LAZYINJECT_TLS intptr_t held_mutexes = 0;
+/// The mutexes the calling thread holds, innermost last; more than 16 at once is not noted.
+static LAZYINJECT_TLS const void *held_mutexes[16];
+static LAZYINJECT_TLS intptr_t held_mutex_count = 0;
 static LAZYINJECT_TLS int last_path = -1;
 
 static uint64_t stripe_bit(const void *object) {
@@ -26,10 +28,35 @@ int _lazyinject_checked_holds_slot_lock(const void *object) {
 
 uint64_t _lazyinject_checked_held_slot_locks(void) { return held_slot_locks; }
 
-intptr_t _lazyinject_checked_note_mutexes(intptr_t delta) {
-  held_mutexes += delta;
-  return held_mutexes;
+void _lazyinject_checked_note_mutex(const void *mutex, int isLocked) {
+  if (isLocked) {
+    if (held_mutex_count < 16) {
+      held_mutexes[held_mutex_count] = mutex;
+    }
+    held_mutex_count += 1;
+    return;
+  }
+  for (intptr_t index = held_mutex_count - 1; index >= 0; index--) {
+    if (index < 16 && held_mutexes[index] == mutex) {
+      for (intptr_t next = index + 1; next < held_mutex_count && next < 16; next++) {
+        held_mutexes[next - 1] = held_mutexes[next];
+      }
+      break;
+    }
+  }
+  held_mutex_count -= 1;
 }
+
+int _lazyinject_checked_holds_mutex(const void *mutex) {
+  for (intptr_t index = 0; index < held_mutex_count && index < 16; index++) {
+    if (held_mutexes[index] == mutex) {
+      return 1;
+    }
+  }
+  return held_mutex_count > 16;  // Beyond what is noted: cannot tell, so do not fail.
+}
+
+intptr_t _lazyinject_checked_held_mutexes(void) { return held_mutex_count; }
 
 void _lazyinject_probe_record(int path) { last_path = path; }
 

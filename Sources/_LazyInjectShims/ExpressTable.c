@@ -40,7 +40,7 @@ static void place(_lazyinject_express_table *table, _lazyinject_express_entry *e
 }
 
 void _lazyinject_express_insert(const void *property, const void *container, void *payload,
-                                uint32_t kind, uint32_t isObserved) {
+                                uint32_t kind, uint32_t flags) {
   pthread_mutex_lock(&writer);
   if (_lazyinject_express_find(property, container) != 0) {
     pthread_mutex_unlock(&writer);
@@ -51,7 +51,7 @@ void _lazyinject_express_insert(const void *property, const void *container, voi
   if (entry == 0) {
     abort();
   }
-  *entry = (_lazyinject_express_entry){property, container, payload, kind, isObserved};
+  *entry = (_lazyinject_express_entry){property, container, payload, kind, flags};
   if (table == 0 || (table->count + 1) * 2 > table->mask + 1) {
     uintptr_t capacity = table == 0 ? 16 : (table->mask + 1) * 2;
     _lazyinject_express_table *grown = make_table(capacity);

@@ -5,7 +5,9 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
-#if !defined(__APPLE__)
+#if defined(__APPLE__)
+#include <sys/resource.h>
+#else
 #include <sys/syscall.h>
 #include <unistd.h>
 #endif
@@ -56,12 +58,21 @@ const void *_lazyinject_thread_identity(void) { return &_lazyinject_current_fram
 
 LAZYINJECT_TLS uintptr_t _lazyinject_stack_floor_storage = 0;
 
-static uintptr_t compute_stack_floor(void) {
+/// The calling thread's stack, [bottom, top), as the system reports it; 0 when it does not.
+static int stack_bounds(uintptr_t *bottom, uintptr_t *top) {
 #if defined(__APPLE__)
   pthread_t thread = pthread_self();
-  uintptr_t top = (uintptr_t)pthread_get_stackaddr_np(thread);
+  *top = (uintptr_t)pthread_get_stackaddr_np(thread);
   size_t size = pthread_get_stacksize_np(thread);
-  uintptr_t bottom = top - size;
+  if (pthread_main_np() != 0) {
+    // Some OS versions report a wrong size for the main thread (WebKit's StackBounds.cpp,
+    // rdar://13741204): its stack is what the resource limit says.
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+      size = (size_t)limit.rlim_cur;
+    }
+  }
+  *bottom = *top - size;
 #else
   pthread_attr_t attributes;
   if (pthread_getattr_np(pthread_self(), &attributes) != 0) {
@@ -74,40 +85,35 @@ static uintptr_t compute_stack_floor(void) {
   if (failed) {
     return 0;
   }
-  uintptr_t bottom = (uintptr_t)address;
+  *bottom = (uintptr_t)address;
+  *top = *bottom + size;
 #endif
-  return bottom + LAZYINJECT_STACK_MARGIN;
+  return *top > *bottom;
 }
 
 uintptr_t _lazyinject_compute_stack_floor(void) {
-  uintptr_t floor = compute_stack_floor();
-  _lazyinject_stack_floor_storage = floor != 0 ? floor : 1;
-  return _lazyinject_stack_floor_storage;
+  uintptr_t bottom = 0, top = 0;
+  uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+  uintptr_t floor = 1;  // Unknown: no guard, rather than a false one.
+  // Trusted only if the current frame lies inside, above the margin: a wrong size would give a
+  // false "too deep" stop, or a guard that never fires.
+  if (stack_bounds(&bottom, &top) && bottom + LAZYINJECT_STACK_MARGIN < here && here <= top) {
+    floor = bottom + LAZYINJECT_STACK_MARGIN;
+  }
+  _lazyinject_stack_floor_storage = floor;
+  return floor;
 }
 
 // The Swift runtime's entry points, ABI-stable since Swift 5.0.
 extern const void *swift_getExistentialMetatypeMetadata(const void *instanceType);
-extern const void *swift_conformsToProtocol(const void *type, const void *protocol);
-
-// The protocol descriptor of LazyInject.AutomaticModuleInstallation, by its mangled name (with
-// the leading underscore of Mach-O symbols on Apple platforms).
-#if defined(__APPLE__)
-#define LAZYINJECT_SYMBOL(name) "_" name
-#else
-#define LAZYINJECT_SYMBOL(name) name
-#endif
-extern const char automatic_module_installation_descriptor __asm__(
-    LAZYINJECT_SYMBOL("$s10LazyInject27AutomaticModuleInstallationMp"));
-
-const void *_lazyinject_automatic_module_installation(const void *registryType) {
-  return swift_conformsToProtocol(registryType, &automatic_module_installation_descriptor);
-}
+extern const void *swift_getTypeContextDescriptor(const void *metadata);
 
 /// Metadata kinds of the Swift ABI (MetadataKind.def): every kind above the last enumerated one
 /// is an Objective-C class's isa pointer.
 #define LAZYINJECT_CLASS_KIND 0
 #define LAZYINJECT_FOREIGN_CLASS_KIND 0x203
 #define LAZYINJECT_EXISTENTIAL_KIND 0x303
+#define LAZYINJECT_EXTENDED_EXISTENTIAL_KIND 0x307
 #define LAZYINJECT_OBJC_CLASS_WRAPPER_KIND 0x305
 #define LAZYINJECT_LAST_ENUMERATED_KIND 0x7FF
 #define LAZYINJECT_STRUCT_KIND 0x200
@@ -132,6 +138,7 @@ int _lazyinject_type_category(const void *type) {
 }
 
 int _lazyinject_is_weakly_referenceable(const void *type) {
+  uintptr_t kind = *(const uintptr_t *)type;
   switch (_lazyinject_type_category(type)) {
   case LAZYINJECT_CATEGORY_CLASS:
     return 1;
@@ -141,8 +148,29 @@ int _lazyinject_is_weakly_referenceable(const void *type) {
     return (flags & LAZYINJECT_EXISTENTIAL_ANY_CONSTRAINT) == 0;
   }
   default:
-    return 0;
+    // An extended existential (`any P<Int>`) keeps its class constraint in a shape reached
+    // through a pointer that is signed on arm64e: not read here.
+    return kind == LAZYINJECT_EXTENDED_EXISTENTIAL_KIND ? -1 : 0;
   }
+}
+
+int _lazyinject_has_field_records(const void *metadata) {
+  // TargetTypeContextDescriptor (Metadata.h): flags, parent, name, access function, fields,
+  // each 32 bits; the field descriptor's relative offset is 0 when the compiler emitted none.
+  const int32_t *descriptor = swift_getTypeContextDescriptor(metadata);
+  return descriptor == NULL || descriptor[4] != 0;
+}
+
+int _lazyinject_is_swift_class(const void *metadata) {
+#if defined(__APPLE__)
+  // TargetClassMetadata (Metadata.h) with Objective-C interop: isa, superclass, two cache words,
+  // then the rodata word, whose low bits Swift sets (FAST_IS_SWIFT_LEGACY 1, FAST_IS_SWIFT_STABLE
+  // 2, as TargetClassMetadata::isTypeMetadata() reads them); an Objective-C class's is a pointer.
+  return (((const uintptr_t *)metadata)[4] & 3) != 0;
+#else
+  (void)metadata;
+  return 1;  // No Objective-C classes.
+#endif
 }
 
 const void *_lazyinject_existential_metatype(const void *type) {
@@ -176,10 +204,15 @@ void *_lazyinject_make_frame_arena(uintptr_t bytes) {
   return arena;
 }
 
+static LAZYINJECT_TLS int is_main_thread = -1;
+
 int _lazyinject_is_main_thread(void) {
+  if (is_main_thread < 0) {
 #if defined(__APPLE__)
-  return pthread_main_np() != 0;
+    is_main_thread = pthread_main_np() != 0;
 #else
-  return syscall(SYS_gettid) == getpid();
+    is_main_thread = syscall(SYS_gettid) == getpid();
 #endif
+  }
+  return is_main_thread;
 }

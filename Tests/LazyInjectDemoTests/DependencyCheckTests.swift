@@ -1,5 +1,6 @@
 import Foundation
 import LazyInject
+import LazyInjectChecks
 import LazyInjectTestSupport
 import Testing
 

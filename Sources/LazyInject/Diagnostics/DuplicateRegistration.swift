@@ -45,7 +45,7 @@ extension InitializerRegistry {
   /// Override layers created by ``withOverrides(_:operation:)`` start with the
   /// handler of the registry they override.
   public var duplicateRegistrationHandler: @Sendable (DuplicateRegistration) -> Void {
-    get { withState { duplicateHandler } }
-    set { withState { duplicateHandler = newValue } }
+    get { withState { $0.duplicateHandler } }
+    set { withState { $0.duplicateHandler = newValue } }
   }
 }

@@ -17,7 +17,7 @@ extension InitializerRegistry: CustomStringConvertible {
   /// Rules for one property come before the type's rules, as a resolution tries them.
   public var description: String {
     // Only references are copied under the lock; names are built and sorted after unlocking.
-    let registrations = withState { table.allRegistrations }
+    let registrations = withState { $0.rules.allRegistrations }
     let rules = registrations.map(\.rule)
     var lines = ["InitializerRegistry, \(rules.count) registration\(rules.count == 1 ? "" : "s")"]
     let byProperty = Dictionary(grouping: rules, by: \.propertyTypeName)

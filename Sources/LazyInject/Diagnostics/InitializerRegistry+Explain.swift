@@ -32,60 +32,67 @@ extension InitializerRegistry {
   public func explain<Property, Container: AnyObject>(
     _ propertyType: Property.Type, in containerType: Container.Type
   ) -> String {
+    let registries = searchedRegistries
+    // What serves a value with no property, and each property of the type the class has.
+    let decision = decide(
+      propertyType, in: containerType, for: .none, searching: registries, followingForwards: true)
+    let fields = ((try? LazyField.fields(of: containerType)) ?? []).filter {
+      $0.valueType == propertyType && !$0.isWeak
+    }
+    let properties = fields.map {
+      ($0, decide(propertyType, in: containerType, for: .field(offset: $0.offset), searching: registries))
+    }
     var lines = [
       "How LazyInject resolves \(typeName(propertyType)) for \(typeName(containerType)):"
     ]
-    var result: AnyRegistration?
-    var propertyResults: [(property: String, rule: Rule)] = []
-    for layer in searchedRegistries {
-      lines.append("\(layer.layerTitle):")
-      let (visited, found, propertyRules) = layer.withState {
-        let (visited, found) = layer.table.search(propertyType, in: containerType)
-        return (visited, found, layer.table.propertyRules(for: propertyType, in: containerType))
+    for registry in registries {
+      lines.append("\(registry.layerTitle):")
+      let entry = registry.withState { $0.rules.entry(for: propertyType, in: containerType) }
+      // A rule is used, or shadowed by the rule that serves in its place.
+      let use = { (rule: AnyRegistration, served: Decision) in
+        served.registration === rule
+          ? (rule.source.property == nil ? " <- used" : " <- used for it")
+          : served.registration.map { ", shadowed by \($0.source.layer.name)" } ?? ""
       }
-      // A rule of this layer is used, or shadowed by the rule of a layer above it.
-      let use =
-        result.map { ", shadowed by \($0.source.layer.name)" } ?? " <- used"
+      var matched = false  // Classes past the one whose rule matched are not searched.
       for ancestor in RuleTable.ancestry(of: containerType) {
-        for propertyRule in propertyRules where propertyRule.containerType == ancestor {
-          let rule = propertyRule.rule
-          let property = rule.property(of: typeName(ancestor))
-          let shadowing =
-            result?.source.layer.name
-            ?? propertyResults.first { $0.property == property }?.rule.layerName
+        for rule in entry.propertyRules where rule.containerType == ancestor {
+          let served =
+            properties.first { rule.source.property?.offsetWithoutObject == $0.0.offset }?.1
+            ?? decision
           lines.append(
-            "  \(property): \(Self.registered(propertyRule, forOneProperty: true))"
-              + (shadowing.map { ", shadowed by \($0)" } ?? " <- used for it"))
-          if shadowing == nil {
-            propertyResults.append((property, rule))
-          }
+            "  \(rule.rule.property(of: typeName(ancestor))): "
+              + Self.registered(rule, forOneProperty: true) + use(rule, served))
         }
-        guard visited.contains(where: { $0 == ancestor }) else { continue }
-        let matched = found?.containerType.map { $0 == ancestor } ?? false
-        lines.append(
-          "  \(typeName(ancestor)): "
-            + (matched ? "\(Self.registered(found!))\(use)" : "no registration"))
+        guard !matched else { continue }
+        if let found = entry.typeRule, found.containerType == ancestor {
+          lines.append("  \(typeName(ancestor)): \(Self.registered(found))\(use(found, decision))")
+          matched = true
+        } else {
+          lines.append("  \(typeName(ancestor)): no registration")
+        }
       }
-      if let found, found.containerType == nil {
-        lines.append("  root default: \(Self.registered(found))\(use)")
-      } else if found == nil {
+      if let found = entry.typeRule, found.containerType == nil {
+        lines.append("  root default: \(Self.registered(found))\(use(found, decision))")
+      } else if entry.typeRule == nil {
         lines.append("  root default: none")
       }
-      if result == nil, let found {
-        result = found
-      }
     }
-    let outcome = self.outcome(propertyType, containerType)
+    let result = describe(decision, for: propertyType, in: containerType, registries: registries)
+    let propertyResults = properties.compactMap { field, served in
+      served.registration.flatMap { $0.source.property == nil ? nil : (field, $0.rule) }
+    }
     guard !propertyResults.isEmpty else {
-      lines.append("Result: \(outcome)")
+      lines.append("Result: \(result)")
       return lines.joined(separator: "\n")
     }
-    for (property, rule) in propertyResults {
+    for (field, rule) in propertyResults {
       let layer = rule.overrideDepth == 0 ? "" : " in \(rule.layerName)"
       lines.append(
-        "Result for \(property): its property rule\(layer), \(rule.what)\(rule.details).")
+        "Result for \(typeName(containerType)).\(field.displayName): its property rule\(layer),"
+          + " \(rule.what)\(rule.details).")
     }
-    lines.append("Result for every other property: \(outcome)")
+    lines.append("Result for every other property: \(result)")
     return lines.joined(separator: "\n")
   }
 
@@ -98,23 +105,25 @@ extension InitializerRegistry {
     return "registered\(layer)\(property), \(rule.what)\(rule.details)"
   }
 
-  /// The result line: how a value of `property` resolves for an object of `container` with no
-  /// property, as `validate` tells it (`PropertyCheck`).
-  private func outcome(_ property: Any.Type, _ container: AnyClass) -> String {
-    switch outcome(of: property, at: nil, in: container, container: nil) {
+  /// The result line: what `decision`, for a value of `property` with no property in an object
+  /// of `container`, means.
+  private func describe(
+    _ decision: Decision, for property: Any.Type, in container: AnyClass,
+    registries: [InitializerRegistry]
+  ) -> String {
+    let wrapped = LazyInject.wrappedType(of: property) ?? property
+    switch PropertyCheck.Outcome(decision, registries: registries) {
     case .rule(let found, _):
       return Self.used(found, for: property, in: container)
     case .defaultInitializer where property is any DefaultInitializable.Type:
       return "no registration; \(typeName(property)) is DefaultInitializable, so it is built with"
         + " init()."
     case .defaultInitializer:
-      let wrapped = wrappedType(of: property)
       return "no registration for \(typeName(property)); \(typeName(wrapped)) is"
         + " DefaultInitializable, so it is built with init()."
     case .none, .nearMiss:
-      let wrapped = wrappedType(of: property)
       return "no rule for \(typeName(property)) or \(typeName(wrapped)): the value is nil."
-        + Self.nearMissText(nearMisses(for: wrapped), for: wrapped)
+        + Self.nearMissText(Self.nearMisses(for: wrapped, in: registries), for: wrapped)
     case .brokenForward(let forwards, let nearMisses, let isCycle):
       let used = forwards.first.map { Self.used($0, for: property, in: container) + " " } ?? ""
       return "\(used)A read fails: "
@@ -123,7 +132,7 @@ extension InitializerRegistry {
     case .missing, .undecided, .invalidKeyPath:
       // Only rules for one property make the last two, and none serves a value with no property.
       return "failure: no registration, and \(typeName(property)) is not DefaultInitializable."
-        + Self.nearMissText(nearMisses(for: property), for: property)
+        + Self.nearMissText(Self.nearMisses(for: property, in: registries), for: property)
     }
   }
 
@@ -141,11 +150,6 @@ extension InitializerRegistry {
     }
     let inherited = owner == typeName(container) ? "" : ", inherited by \(typeName(container))"
     return "the registration for \(owner)\(inherited), \(rule.what)\(rule.details)."
-  }
-
-  /// `T` for `T?`; `property` itself if it is not optional.
-  private func wrappedType(of property: Any.Type) -> Any.Type {
-    (property as? any _OptionalDependency.Type)?.wrappedType ?? property
   }
 
   /// `" Near miss: ..."`: the registrations of related types that a property of `property` does

@@ -1,13 +1,13 @@
 /// How a `@Lazy` or `@WeakLazy` property of a class resolves, told from the rules alone.
 ///
-/// What `validate` and `dependencyGraph` report. Builds nothing.
-internal struct PropertyCheck {
+/// What `validate` and `dependencyGraph` report: a rendering of a `Decision`. Builds nothing.
+package struct PropertyCheck {
   /// The class whose objects' property this is.
-  let containerClass: AnyClass
-  let field: LazyField
-  let outcome: Outcome
+  package let containerClass: AnyClass
+  package let field: LazyField
+  package let outcome: Outcome
 
-  enum Outcome {
+  package enum Outcome {
     /// A registration applies. `undecided`: property rules searched before it that may name the
     /// property, which only an object can tell.
     case rule(AnyRegistration, undecided: [AnyRegistration])
@@ -35,7 +35,7 @@ internal struct PropertyCheck {
 
     /// Whether a read of the property would stop the program, or silently get nil where a rule
     /// was meant, or the check cannot tell.
-    var isProblem: Bool {
+    package var isProblem: Bool {
       switch self {
       case .rule, .defaultInitializer, .none: false
       case .nearMiss, .missing, .undecided, .invalidKeyPath, .brokenForward: true
@@ -44,12 +44,12 @@ internal struct PropertyCheck {
   }
 
   /// `"MyApp.AdminViewController.audit: MyApp.Audit"`.
-  var path: String {
-    "\(typeName(containerClass)).\(field.name): \(codeName(field.valueType))"
+  package var path: String {
+    "\(typeName(containerClass)).\(field.displayName): \(codeName(field.valueType))"
   }
 
   /// The line a report gives a property with a problem, after `"  - "`.
-  func problem(searchedLayers: Int) -> String {
+  package func problem(searchedLayers: Int) -> String {
     let declared =
       field.declaringClass == containerClass
       ? "" : " (declared in \(typeName(field.declaringClass)))"
@@ -99,7 +99,7 @@ internal struct PropertyCheck {
   /// MyApp.Analytics (MyApp/Analytics.swift:9), which has no rule: searched MyApp.Screen, then
   /// the root default. Fix: register MyApp.Analytics (or make it DefaultInitializable), or
   /// forward to a type that has a rule"`.
-  static func brokenForward(
+  package static func brokenForward(
     _ forwards: [AnyRegistration], nearMisses: [InitializerRegistry.Rule], isCycle: Bool,
     in containerClass: AnyClass
   ) -> String {
@@ -124,127 +124,80 @@ internal struct PropertyCheck {
   }
 }
 
-extension InitializerRegistry {
-  /// How the `field` of `containerClass` resolves now, with the override layers in force.
-  ///
-  /// The order of a first read: the rules of each registry searched (property rules that name
-  /// it, then its type's), `init()`, an optional's wrapped type. `container`, an object of the
-  /// class, tells exactly which property each property rule names; without one, a rule whose
-  /// property is not known yet is undecided.
-  internal func check(_ field: LazyField, in containerClass: AnyClass, container: AnyObject?)
-    -> PropertyCheck
-  {
-    PropertyCheck(
-      containerClass: containerClass, field: field,
-      outcome: outcome(of: field, in: containerClass, container: container))
+extension PropertyCheck.Outcome {
+  /// What `decision`, made following forwards, means for a read: the classification that
+  /// `validate`, `explain` and the graph report. `registries` are those it searched (near misses
+  /// are looked for there).
+  init(_ decision: InitializerRegistry.Decision, registries: [InitializerRegistry]) {
+    self = Self.classify(decision, forwards: [], registries: registries)
   }
 
-  private func outcome(of field: LazyField, in containerClass: AnyClass, container: AnyObject?)
-    -> PropertyCheck.Outcome
-  {
-    outcome(of: field.valueType, at: field.offset, in: containerClass, container: container)
-  }
-
-  /// How a value of `type` resolves for an object of `containerClass`.
-  ///
-  /// For the property at `offset` in it, or with `offset` nil, for no property
-  /// (``resolve(_:for:)``, an optional's wrapped type, a forward's target), which no rule for one
-  /// property serves. `forwards`: the forwards followed to get to `type`.
-  internal func outcome(
-    of type: Any.Type, at offset: Int?, in containerClass: AnyClass, container: AnyObject?,
-    forwards: [AnyRegistration] = []
-  ) -> PropertyCheck.Outcome {
-    var undecided: [AnyRegistration] = []
-    var otherProperties: [AnyRegistration] = []
-    for registry in searchedRegistries {
-      let (typeRule, propertyRules) = registry.withState {
-        (
-          registry.table.search(type, in: containerClass).found,
-          offset == nil ? [] : registry.table.propertyRules(for: type, in: containerClass)
-        )
-      }
-      for rule in propertyRules {
-        guard let target = rule.source.property else { continue }
-        let ruleOffset: Int?
-        if let container {
-          do {
-            ruleOffset = try target.offset(in: container, rule: rule.source)
-          } catch let error as ResolutionError {
-            return .invalidKeyPath(error)
-          } catch {
-            ruleOffset = nil
-          }
-        } else {
-          ruleOffset = target.offsetWithoutObject
-        }
-        if ruleOffset == offset {
-          return .rule(rule, undecided: undecided)
-        }
-        if ruleOffset == nil {
-          undecided.append(rule)
-        } else {
-          otherProperties.append(rule)
+  private static func classify(
+    _ decision: InitializerRegistry.Decision, forwards: [AnyRegistration],
+    registries: [InitializerRegistry]
+  ) -> Self {
+    let nearMisses = { (type: Any.Type) in InitializerRegistry.nearMisses(for: type, in: registries) }
+    switch decision.source {
+    case .registration(let rule):
+      let chain = forwards + [rule]
+      switch decision.forwarded {
+      case nil:
+        return .rule(rule, undecided: decision.undecided)
+      case .cycle:
+        return .brokenForward(forwards: chain, nearMisses: [], isCycle: true)
+      case .target(let target):
+        // A forward resolves its target for the same object, with no property.
+        switch classify(target, forwards: chain, registries: registries) {
+        case .rule, .defaultInitializer:
+          return .rule(forwards.first ?? rule, undecided: decision.undecided)
+        case .brokenForward(let forwards, let nearMisses, let isCycle):
+          return .brokenForward(forwards: forwards, nearMisses: nearMisses, isCycle: isCycle)
+        // An optional target that no rule serves gives nil, and so does the forward of an
+        // optional type; for any other type, the cast of nil fails.
+        case .none where rule.propertyType is any _OptionalDependency.Type:
+          return .none
+        case .nearMiss(let near) where rule.propertyType is any _OptionalDependency.Type:
+          return .nearMiss(near)
+        default:
+          return .brokenForward(
+            forwards: chain, nearMisses: nearMisses(target.builtType), isCycle: false)
         }
       }
-      if let typeRule {
-        return following(typeRule, undecided: undecided, in: containerClass, forwards: forwards)
+    case .defaultInitializer:
+      return .defaultInitializer(undecided: decision.undecided)
+    case .absentOptional:
+      var wrapped = decision.builtType
+      while let optional = wrapped as? any _OptionalDependency.Type {
+        wrapped = optional.wrappedType
       }
-    }
-    if type is any DefaultInitializable.Type {
-      return .defaultInitializer(undecided: undecided)
-    }
-    guard undecided.isEmpty else { return .undecided(undecided) }
-    guard let optional = type as? any _OptionalDependency.Type else {
-      return .missing(nearMisses: nearMisses(for: type), otherProperties: otherProperties)
-    }
-    // A `T?` property with no rule of its own uses the rules of `T` (not its property rules,
-    // which name properties of type `T`), else it is nil.
-    switch outcome(
-      of: optional.wrappedType, at: nil, in: containerClass, container: nil, forwards: forwards)
-    {
-    case .rule(let rule, _): return .rule(rule, undecided: [])
-    case .defaultInitializer: return .defaultInitializer(undecided: [])
-    case .nearMiss(let rules): return .nearMiss(rules)
-    // A forward of `T` that fails fails the read: only a missing rule makes nil.
-    case .brokenForward(let forwards, let nearMisses, let isCycle):
-      return .brokenForward(forwards: forwards, nearMisses: nearMisses, isCycle: isCycle)
-    case .none, .missing, .undecided, .invalidKeyPath:
-      let near = nearMisses(for: optional.wrappedType)
+      let near = nearMisses(wrapped)
       return near.isEmpty ? .none : .nearMiss(near)
+    case .undecided:
+      return .undecided(decision.undecided)
+    case .invalidKeyPath(let error):
+      return .invalidKeyPath(error)
+    case .missing:
+      return .missing(
+        nearMisses: nearMisses(decision.builtType), otherProperties: decision.otherProperties)
     }
   }
+}
 
-  /// The outcome of `rule`, found for a value: itself, or for a forward, what its target gives
-  /// (a forward resolves its target for the same object, with no property), followed through
-  /// further forwards.
-  private func following(
-    _ rule: AnyRegistration, undecided: [AnyRegistration], in containerClass: AnyClass,
-    forwards: [AnyRegistration]
-  ) -> PropertyCheck.Outcome {
-    guard let target = rule.source.forwardTarget else {
-      return .rule(rule, undecided: undecided)
-    }
-    let chain = forwards + [rule]
-    if chain.contains(where: { $0.propertyType == target }) {
-      return .brokenForward(forwards: chain, nearMisses: [], isCycle: true)
-    }
-    let targetOutcome = outcome(
-      of: target, at: nil, in: containerClass, container: nil, forwards: chain)
-    switch targetOutcome {
-    case .rule, .defaultInitializer:
-      return .rule(rule, undecided: undecided)
-    case .brokenForward:
-      return targetOutcome
-    // An optional target that no rule serves gives nil, and so does the forward of an optional
-    // type; for any other type, the cast of nil fails.
-    case .none where rule.propertyType is any _OptionalDependency.Type:
-      return targetOutcome
-    case .nearMiss where rule.propertyType is any _OptionalDependency.Type:
-      return targetOutcome
-    default:
-      // No rule for the target. (Only rules for one property make `undecided` or
-      // `invalidKeyPath`, and none serves a target.)
-      return .brokenForward(forwards: chain, nearMisses: nearMisses(for: target), isCycle: false)
-    }
+extension InitializerRegistry {
+  /// How the `field` of `containerClass` resolves now, with `registries` (the layers in force):
+  /// for `container`, an object of the class, exactly; without one, a rule for one property
+  /// whose property is not known yet is undecided.
+  package func check(
+    _ field: LazyField, in containerClass: AnyClass, container: AnyObject?,
+    registries: [InitializerRegistry]
+  ) -> PropertyCheck {
+    let identity: PropertyIdentity =
+      container.map { .object($0, offset: field.offset) } ?? .field(offset: field.offset)
+    let decision = decide(
+      field.valueType, in: containerClass, for: identity, searching: registries,
+      followingForwards: true)
+    return PropertyCheck(
+      containerClass: containerClass, field: field,
+      outcome: PropertyCheck.Outcome(decision, registries: registries))
   }
 }

@@ -22,7 +22,7 @@ extension InitializerRegistry {
         + " \(durationNanoseconds) ns"
     }
 
-    internal init(origin: _LazyOrigin, containerClass: AnyClass, start: UInt64) {
+    internal init(origin: ValueOrigin, containerClass: AnyClass, start: UInt64) {
       rule = origin.rule
       containerTypeName = typeName(containerClass)
       depth = ResolutionFrame.chain.count - 1
@@ -43,10 +43,10 @@ extension InitializerRegistry {
   /// The tracer runs on the resolving thread, with no lock held. Resolutions served by an override
   /// layer are reported by the registry that was asked.
   public var tracer: (@Sendable (ResolutionEvent) -> Void)? {
-    get { withState { tracerStorage } }
+    get { withState { $0.tracer } }
     set {
       withStateChange {  // Express first reads are not traced: the table is emptied.
-        tracerStorage = newValue
+        $0.tracer = newValue
       }
     }
   }

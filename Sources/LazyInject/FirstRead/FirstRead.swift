@@ -9,17 +9,21 @@ internal enum _FirstRead {
 
   /// Resolves `Value` for `container` through the property's `slot`, or stops the program.
   ///
-  /// Follows `plan` (see `ExpressPlan`), else asks the shared registry; tells in `outcome` how,
-  /// and stops the program with the resolution error's message if there is one. The one
-  /// trampoline from a first read into the resolution pipeline. Inlined, so that the
-  /// express plan's cases run in code specialized for `Value`: a `.unique` initializer is called
-  /// without generic code around it (a tenth of a first read, measured).
+  /// Follows `plan` (see `ExpressPlan`) if the express table had one, else asks the shared
+  /// registry for one. Tells in `outcome` how, and stops the program with the resolution error's
+  /// message if there is one. The one trampoline from a first read into the pipeline.
+  /// Inlined, so that the express plan's cases run in code specialized for `Value`: a `.unique`
+  /// initializer is called without generic code around it (a tenth of a first read, measured).
   @inlinable
   @inline(__always)
   internal static func resolve<Value>(
     _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer,
-    plan: InitializerRegistry.ExpressPlan, outcome: inout InitializerRegistry.Outcome
+    plan found: InitializerRegistry.ExpressPlan?, outcome: inout InitializerRegistry.Outcome
   ) -> Value {
+    let plan = (found
+      ?? InitializerRegistry.shared.expressPlan(
+        for: Value.self, in: container, storesObject: isSingleReference(Value.self))).servingHere
+    FirstReadProbe.record(plan, foundInTable: found != nil)
     do {
       return try InitializerRegistry.resolve(
         type, for: container, slot: UnsafeRawPointer(slot), plan: plan, generally: nil,
@@ -29,30 +33,49 @@ internal enum _FirstRead {
     }
   }
 
-  /// Resolves as `resolve(_:for:slot:plan:outcome:)` does, for the first read of a property made
-  /// while override layers were in force: with those layers and, above them, the reader's that
-  /// they lack, bound as the task's layers for the whole resolution.
-  ///
-  /// `capture` is the retained capture that was in the slot; this releases it.
+  /// Resolves as above, for the first read of a property made while override layers were in
+  /// force: with the layers the capture at `capture` keeps (see `Capture`), bound as the task's
+  /// layers for the whole resolution. Takes over the capture's +1.
   @usableFromInline
   internal static func resolve<Value>(
     _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer, capture: UInt,
     outcome: inout InitializerRegistry.Outcome
   ) -> Value {
+    FirstReadProbe.record(.general)
     defer { didReplace(capture) }
     return resolve(
-      type, for: container, slot: slot, layers: _LazyObjectBox.stack(ofCapture: capture),
+      type, for: container, slot: slot, capture: _LazyObjectBox.box(at: capture).capture,
       outcome: &outcome)
   }
 
-  /// Resolves with `layers`, the layers an object was made under, and the reader's they lack.
+  /// Resolves with the layers of `capture` (see `Capture.layers(readBy:)`), or the reader's.
   internal static func resolve<Value>(
     _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer,
-    layers: OverrideStack, outcome: inout InitializerRegistry.Outcome
+    capture: Capture?, outcome: inout InitializerRegistry.Outcome
   ) -> Value {
-    OverrideScope.$current.withValue(layers.adding(OverrideScope.current)) {
-      resolve(type, for: container, slot: slot, plan: .general, outcome: &outcome)
+    do {
+      return try withLayers(of: capture) {
+        try InitializerRegistry.resolve(
+          type, for: container, slot: UnsafeRawPointer(slot), plan: .general, generally: nil,
+          outcome: &outcome)
+      }
+    } catch {
+      stop(error)
     }
+  }
+
+  /// Runs `body` with the layers of `capture`, read by the calling task, bound as its layers.
+  ///
+  /// When those layers join an object's and a reader's that are no single chain, the resolution
+  /// that needed this one (if any) may not let a layer keep what it builds either.
+  internal static func withLayers<Result>(of capture: Capture?, _ body: () throws -> Result)
+    rethrows -> Result
+  {
+    let layers = capture?.layers(readBy: OverrideScope.current) ?? OverrideScope.current
+    if layers?.isMerged == true {
+      ResolutionFrame.current?.pointee.taint.forbidsKeeping = true
+    }
+    return try OverrideScope.$current.withValue(layers, operation: body)
   }
 
   /// Stops the program with `error`'s message.
@@ -71,18 +94,37 @@ internal enum _FirstRead {
   /// Tells `container`, an `InjectionObserving` object, that its property at `slot` received
   /// `value`.
   ///
-  /// The property is found by its offset in the class, without reading any other property.
+  /// The property is found by its offset in the class, without reading any other property. A
+  /// class whose module was built without reflection names cannot name it: the observer is not
+  /// told, and a warning says why, once per class.
   @usableFromInline
   internal static func notify(
     _ container: AnyObject, slot: UnsafeMutableRawPointer, of value: Any
   ) {
     guard let observer = container as? any InjectionObserving else { return }
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-    guard let name = propertyName(at: UnsafeRawPointer(slot), in: object, of: type(of: container))
+    let containerClass: AnyClass = type(of: container)
+    let offset = UnsafeRawPointer(slot) - object
+    guard let fields = try? LazyField.fields(of: containerClass),
+      let field = fields.first(where: { $0.offset == offset })
     else { return }
+    guard let name = field.name else {
+      if unnamedObservers.withLock({ $0.insert(ObjectIdentifier(containerClass)).inserted }) {
+        writeToStandardError(
+          "LazyInject warning: \(typeName(containerClass)) observes injections"
+            + " (InjectionObserving), but its module was built without reflection names"
+            + " (SWIFT_REFLECTION_METADATA_LEVEL = without-names, or -disable-reflection-names),"
+            + " so LazyInject cannot name its properties and does not call didInject.\nFix: build"
+            + " that module with all reflection metadata (SWIFT_REFLECTION_METADATA_LEVEL = all).\n")
+      }
+      return
+    }
     SlotLock.assertNoLockHeld()
     observer.didInject(value, intoPropertyNamed: name)
   }
+
+  /// The observing classes already warned about missing names.
+  private static let unnamedObservers = Protected<Set<ObjectIdentifier>>([])
 
   /// Waits while `isInFlight()` (which looks at the slot under its lock) says another thread is
   /// building the value of the property at `slot`; unless this thread is the one building it,
@@ -117,14 +159,14 @@ internal enum _FirstRead {
     }
   }
 
-  /// Releases the box an assignment or a reset took out of a slot (`raw`, a word the caller
-  /// owns), now that the slot is unlocked; if it was the in-flight marker, which no slot
-  /// retains, the waiting threads must look again.
+  /// Releases what an assignment, a reset or a publication took out of a slot (`word`, a word
+  /// the caller owns), now that the slot is unlocked; if it was the in-flight marker, which no
+  /// slot retains, the waiting threads must look again.
   @usableFromInline
-  internal static func didReplace(_ raw: UInt) {
-    if raw == _LazyMarker.address {
+  internal static func didReplace(_ word: UInt) {
+    if word == _LazyMarker.address {
       didPublish()
-    } else if let pointer = UnsafeRawPointer(bitPattern: raw) {
+    } else if let pointer = UnsafeRawPointer(bitPattern: word) {
       SlotLock.assertNoLockHeld()
       Unmanaged<AnyObject>.fromOpaque(pointer).release()
     }

@@ -19,7 +19,7 @@ internal struct OverrideLayer: Sendable {
 }
 
 /// The override layers in force, outermost first: what a task holds in its task-local, and what
-/// an object created under them keeps for its first reads (see `Lazy.init()`).
+/// an object created under them keeps for its first reads (see `Capture`).
 internal final class OverrideStack: Sendable {
   let layers: [OverrideLayer]
   /// Whether the stack joins an object's layers and a reader's that do not nest in them (see
@@ -53,18 +53,97 @@ internal final class OverrideStack: Sendable {
     let added = reader.layers.filter { !own.contains(ObjectIdentifier($0.registry)) }
     return added.isEmpty ? self : OverrideStack(layers + added, isMerged: true)
   }
+
+  /// Whether one of the layers is `registry` (either part of it).
+  func holds(_ registry: ObjectIdentifier) -> Bool {
+    layers.contains { ObjectIdentifier($0.registry) == registry || ObjectIdentifier($0.inForce) == registry }
+  }
+
+  /// The layers up to and including the one that holds `registry` (either part of it): the
+  /// chain a shared instance that `registry` keeps was built in; none for the registry itself.
+  func chain(through registry: InitializerRegistry) -> [SharedBuild.WeakLayer] {
+    guard let index = layers.firstIndex(where: { $0.registry === registry || $0.inForce === registry })
+    else { return [] }
+    return layers[...index].map(SharedBuild.WeakLayer.init)
+  }
+}
+
+/// What an object made while override layers may be in force keeps, in each unresolved
+/// property, for its first reads: the layers in force when it was made, and, for an object made
+/// while a shared instance was being built, that build, whose keeper then decides its layers.
+@usableFromInline
+internal final class Capture: Sendable {
+  let stack: OverrideStack?
+  let build: SharedBuild?
+
+  private init(stack: OverrideStack?, build: SharedBuild?) {
+    self.stack = stack
+    self.build = build
+  }
+
+  /// The capture of the calling task, or nil when nothing is in force; in a process that never
+  /// made a layer, nil at once.
+  static var current: Capture? {
+    guard _lazyinject_overrides_used() != 0 else { return nil }
+    let (stack, build) = (OverrideScope.current, OverrideScope.sharedBuild)
+    return stack == nil && build == nil ? nil : Capture(stack: stack, build: build)
+  }
+
+  /// The layers a first read made where `reader` is in force uses: those of the keeper of the
+  /// shared instance the object belongs to, whoever reads it, so that a reader's mocks never
+  /// reach a kept instance; else the object's layers with the reader's it lacks.
+  func layers(readBy reader: OverrideStack?) -> OverrideStack? {
+    if let build, case .kept(let keeper) = build.keeper.withLock({ $0 }) {
+      let layers = keeper.compactMap(\.layer)
+      return layers.isEmpty ? nil : OverrideStack(layers)
+    }
+    return stack.map { $0.adding(reader) } ?? reader
+  }
+}
+
+/// The build of a shared instance under way in a process that made override layers: objects made
+/// during it capture it, and learn once it ends which layers keep the instance.
+internal final class SharedBuild: Sendable {
+  enum Keeper {
+    case building
+    /// Kept by the registry (no layer) or by the layer ending this chain. Named weakly: the
+    /// layer keeps the instance whose objects keep this.
+    case kept([WeakLayer])
+    /// Kept by nobody: it went to the read that built it alone.
+    case notKept
+  }
+
+  /// An override layer, held weakly.
+  struct WeakLayer {
+    let base: ObjectIdentifier
+    weak var registry: InitializerRegistry?
+    weak var inForce: InitializerRegistry?
+    let testName: String?
+
+    init(_ layer: OverrideLayer) {
+      (base, registry, inForce, testName) = (layer.base, layer.registry, layer.inForce, layer.testName)
+    }
+
+    /// The layer, if it still exists.
+    var layer: OverrideLayer? {
+      guard let registry, let inForce else { return nil }
+      return OverrideLayer(base: base, registry: registry, inForce: inForce, testName: testName)
+    }
+  }
+
+  let keeper = Protected(Keeper.building)
 }
 
 extension InitializerRegistry {
   /// The registries a resolution from this registry searches on the calling task, in order: the
   /// override layers in force (see `OverrideStack.searchOrder(over:)`), then the registry.
-  internal var searchedRegistries: [InitializerRegistry] {
+  package var searchedRegistries: [InitializerRegistry] {
     (OverrideScope.current?.searchOrder(over: self) ?? []) + [self]
   }
 
   /// How many override layers `registries`, a registry's search order, belong to: a layer's two
   /// parts count once.
-  internal static func layerCount(of registries: [InitializerRegistry]) -> Int {
+  package static func layerCount(of registries: [InitializerRegistry]) -> Int {
     Set(registries.map(\.overrideDepth)).count - 1
   }
 
@@ -81,6 +160,9 @@ internal enum OverrideScope {
 
   /// The layer whose `configure` closure is running: registering on its base registry adds to it.
   @TaskLocal static var configuring: InitializerRegistry?
+
+  /// The build of a shared instance under way on this task (see `SharedBuild`).
+  @TaskLocal static var sharedBuild: SharedBuild?
 
   /// The layers in force, outermost first; empty until the first layer of the process is made
   /// (reading the task-local would cost a sixth of a first read).

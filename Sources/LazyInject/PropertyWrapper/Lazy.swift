@@ -48,7 +48,7 @@ import _LazyInjectShims
 /// ``InitializerRegistry/validate(_:)`` in a test to find such a property before users do.
 @propertyWrapper
 public struct Lazy<Value> {
-  /// The value, a box, the in-flight marker, or nil (see `Lazy+Slot.swift`).
+  /// The slot: see `SlotWord.swift`.
   ///
   /// Read and written only with the object's slot lock held; ARC releases it with the object.
   @usableFromInline
@@ -59,18 +59,33 @@ public struct Lazy<Value> {
   /// Made while override layers are in force, the property keeps them for its first read (see
   /// ``InitializerRegistry/withOverrides(_:operation:)``).
   public init() {
-    _slot = _lazyinject_overrides_used() == 0 ? nil : _LazyObjectBox.capture()
+    _slot = _LazyObjectBox.capture()
+  }
+
+  /// Unavailable: `@Lazy` takes no initial value; its value comes from the registry.
+  ///
+  /// Generic, so that the compiler considers it only for a property written with an initial
+  /// value, whose error then says the fix.
+  @available(
+    *, unavailable,
+    message: "@Lazy takes no initial value: remove it and register an initializer for the type (InitializerRegistry.shared.register), or use 'lazy var' to build the value here"
+  )
+  public init<Initial>(wrappedValue: Initial) {
+    fatalError("@Lazy takes no initial value")
   }
 
   /// Unavailable: `@Lazy` reads and writes through the object that holds it.
-  @available(*, unavailable, message: "@Lazy is only available on properties of classes")
+  @available(
+    *, unavailable,
+    message: "@Lazy is only available on instance properties of classes ('var', not 'let' or 'static var'; not in a struct or enum)"
+  )
   public var wrappedValue: Value {
     get { fatalError("@Lazy is only available on properties of classes") }
     set { fatalError("@Lazy is only available on properties of classes") }
   }
 
   /// Unavailable: `$property` is served through the object that holds it.
-  @available(*, unavailable, message: "@Lazy is only available on properties of classes")
+  @available(*, unavailable, message: "@Lazy is only available on instance properties of classes")
   public var projectedValue: LazyProjection<Value> {
     fatalError("@Lazy is only available on properties of classes")
   }
@@ -91,32 +106,30 @@ public struct Lazy<Value> {
       let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
       SlotLock.lock(object)
       let marker = _lazyinject_in_flight_marker()
-      let raw = container[keyPath: storageKeyPath]._raw
-      if raw != 0 && raw != marker {
-        if _storesObject {
-          if !_LazyObjectBox.isBox(raw) {
-            // The value itself, read as a field of its type: a read whose result goes unused
-            // then costs no retain (a third of a read, measured).
-            let value = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) {
-              UnsafeMutableRawPointer($0).load(as: Value.self)
-            }
-            SlotLock.unlock(object)
-            return value
-          }
-        } else if !_LazyObjectBox.isBox(raw) {  // Not a capture: the value's `_LazyBox`.
-          let value = _LazyBox<Value>.value(at: raw)
-          SlotLock.unlock(object)
-          return value
+      let word = unsafeBitCast(container[keyPath: storageKeyPath]._slot, to: UInt.self)
+      switch SlotWord.content(of: word, marker: marker, storesObject: isSingleReference(Value.self))
+      {
+      case .object:
+        // The value itself, read as a field of its type: a read whose result goes unused then
+        // costs no retain (a third of a read, measured).
+        let value = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) {
+          UnsafeMutableRawPointer($0).load(as: Value.self)
         }
+        SlotLock.unlock(object)
+        return value
+      case .boxed:
+        let value = _boxedValue(at: word)
+        SlotLock.unlock(object)
+        return value
+      default:
+        break
       }
       // Taken here, where the key path folds into a field access, the read goes on out of line
       // without the key path (passing that would build a key path object on every read).
-      return _read(container, slot: _slot(of: container, storageKeyPath), raw: raw, marker: marker)
+      return _read(container, slot: _slot(of: container, storageKeyPath), word: word, marker: marker)
     }
     set {
-      _store(
-        _word(for: newValue, origin: nil, isPinned: false), in: container,
-        slot: _slot(of: container, storageKeyPath))
+      _assign(newValue, in: container, slot: _slot(of: container, storageKeyPath))
     }
   }
 
@@ -143,61 +156,69 @@ public struct Lazy<Value> {
     withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) { _LazySlot($0) }
   }
 
-  /// The read of the slot of `container` when the getter found no value it reads inline: a
-  /// class-typed value's box, a capture, nothing, or the marker; called with the slot lock held,
-  /// which it unlocks.
+  /// The value of the box at `word`, read without retaining the box. Call with the slot lock
+  /// held.
+  @inlinable
+  internal static func _boxedValue(at word: UInt) -> Value {
+    guard isSingleReference(Value.self) else {
+      return _LazyBox<Value>.value(at: word)
+    }
+    return unsafeBitCast(_LazyObjectBox.object(at: word), to: Value.self)
+  }
+
+  /// The value in the slot word `word`, which holds one (`content`), read without retaining what
+  /// the slot keeps alive. Call with the slot lock held.
+  @inlinable
+  internal static func _value(at word: UInt, _ content: SlotWord) -> Value {
+    content == .object ? withUnsafeBytes(of: word) { $0.load(as: Value.self) } : _boxedValue(at: word)
+  }
+
+  /// The read of the slot of `container` when the getter found no value: nothing, a capture, or
+  /// the marker; called with the slot lock held, which it unlocks.
   ///
-  /// An empty or captured slot is read for the first time: under the lock the express table
-  /// (see `ExpressTable`) is read without the registry's lock, and a kept object goes into the
-  /// slot at once; otherwise the slot is marked in flight (`marker`) and the value built, with
-  /// the layers of a capture (see `_LazyObjectBox.capture()`). Before the first resolution of
-  /// the process publishes the marker, and for a slot in flight, `_resolve` claims or waits.
+  /// An empty slot is read for the first time: under the lock the express table (see
+  /// `ExpressTable`) is read without the registry's lock, and a kept object goes into the slot at
+  /// once; otherwise the slot is marked in flight (`marker`) and the value built, with the layers
+  /// of a capture. Before the first resolution of the process publishes the marker, and for a
+  /// slot in flight, `_resolve` claims or waits.
   @inlinable
   @inline(never)
   internal static func _read(
-    _ container: AnyObject, slot: _LazySlot, raw: UInt, marker: UInt
+    _ container: AnyObject, slot: _LazySlot, word: UInt, marker: UInt
   ) -> Value {
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     SlotLock.assertHeld(object)
-    // A capture publishes the marker before it reaches a slot; a value's box holds no marker.
-    if raw != 0 && raw != marker && !_LazyObjectBox.isCapture(raw, marker: marker) {
-      let value = _value(at: raw)
+    let content = SlotWord.content(
+      of: word, marker: marker, storesObject: isSingleReference(Value.self))
+    if content.isValue {  // A class-typed value's box: read here, out of line.
+      let value = _value(at: word, content)
       SlotLock.unlock(object)
       return value
     }
-    guard raw != marker && marker != 0 else {
+    guard content != .inFlight, marker != 0 else {
       SlotLock.unlock(object)
       return _resolve(container, slot: slot, claimed: false)
     }
-    let capture = raw  // 0, or a capture whose +1 this read takes over.
     var plan: InitializerRegistry.ExpressPlan?
-    if capture == 0, _lazyinject_overrides_used() == 0,
-      let entry = _lazyinject_express_find(
-        ExpressTable.address(of: Value.self), ExpressTable.address(of: type(of: container)))
-    {
-      // What the entry names is alive while the lock is held; retained before unlocking.
-      let payload = entry.pointee.payload
-      let isObserved = entry.pointee.isObserved != 0
-      switch Int(entry.pointee.kind) {
-      case LAZYINJECT_EXPRESS_KEPT_OBJECT where _storesObject:  // Kept only for classes.
-        let kept = Unmanaged<AnyObject>.fromOpaque(payload).retain()  // The slot's +1.
-        slot.word = UInt(bitPattern: payload)
+    if content == .empty, let found = ExpressTable.plan(for: Value.self, in: type(of: container)) {
+      if case .keptObject(let kept, let flags) = found, isSingleReference(Value.self),
+        !flags.contains(.mainActor) || isOnMainActor()
+      {
+        slot.word = UInt(bitPattern: kept.toOpaque())  // The slot takes the plan's +1.
         let value = unsafeBitCast(kept.takeUnretainedValue(), to: Value.self)
         SlotLock.unlock(object)
         FirstReadProbe.record(.expressTableKeptObject)
-        if isObserved {
+        if flags.contains(.observed) {
           _FirstRead.notify(container, slot: slot.address, of: value)
         }
         return value
-      case LAZYINJECT_EXPRESS_BUILD:
-        let registration = Unmanaged<AnyRegistration>.fromOpaque(payload).retain()
-        plan = .build(registration, isObserved: isObserved)
-      default:
-        break
       }
+      plan = found
     }
     slot.word = marker
     SlotLock.unlock(object)
+    // 0, or a capture whose +1 this read takes over.
+    let capture = content == .capture ? word : 0
     return _resolve(container, slot: slot, claimed: true, plan: plan, capture: capture)
   }
 
@@ -220,54 +241,29 @@ public struct Lazy<Value> {
     // The C copy of the marker's address costs a load; the Swift one, a `swift_once` check.
     let published = _lazyinject_in_flight_marker()
     let marker = published != 0 ? published : _LazyMarker.address
-    var isClaimed = claimed
-    while !isClaimed {
-      SlotLock.lock(object)
-      let current = slot.word
-      if current == 0 {
-        slot.word = marker
-        SlotLock.unlock(object)
-        isClaimed = true
-      } else if current != marker {
-        let value = _value(at: current)
-        SlotLock.unlock(object)
-        return value
-      } else {
-        SlotLock.unlock(object)
-        _FirstRead.wait(for: Value.self, in: container, slot: slot.address) {
-          SlotLock.lock(object)
-          defer { SlotLock.unlock(object) }
-          return slot.word == marker
-        }
+    var capture = capture
+    if !claimed {
+      switch _claim(container, slot: slot, marker: marker) {
+      case .claimed(let word): capture = word
+      case .published(let value): return value
       }
     }
     var outcome = InitializerRegistry.Outcome()
-    let built: Value
-    if capture == 0 {
-      let plan = found ?? InitializerRegistry.shared.expressPlan(for: Value.self, in: container)
-      FirstReadProbe.record(plan, foundInTable: found != nil)
-      built = _FirstRead.resolve(
-        Value.self, for: container, slot: slot.address, plan: plan, outcome: &outcome)
-    } else {
-      FirstReadProbe.record(.general)
-      built = _FirstRead.resolve(
-        Value.self, for: container, slot: slot.address, capture: capture, outcome: &outcome)
-    }
-    let new = _word(for: built, origin: outcome.origin, isPinned: outcome.isPinned)
+    let built =
+      capture == 0
+      ? _FirstRead.resolve(Value.self, for: container, slot: slot.address, plan: found, outcome: &outcome)
+      : _FirstRead.resolve(Value.self, for: container, slot: slot.address, capture: capture, outcome: &outcome)
+    let new = _word(for: built, outcome: outcome)
     SlotLock.lock(object)
     let current = slot.word
-    let isPublished = current == marker || current == 0
-    let value: Value
-    if isPublished {
-      slot.word = new
-      value = built
-    } else {
-      value = _value(at: current)  // Assigned while being built: it wins.
-    }
+    let content = SlotWord.content(
+      of: current, marker: marker, storesObject: isSingleReference(Value.self))
+    // Assigned meanwhile: the assignment wins. Reset meanwhile: this value is published.
+    let isPublished = !content.isValue
+    let value = isPublished ? built : _value(at: current, content)
+    slot.word = isPublished ? new : current
     SlotLock.unlock(object)
-    if !isPublished {
-      _FirstRead.didReplace(new)  // Releases what this thread built and no slot keeps.
-    }
+    _FirstRead.didReplace(isPublished ? current : new)  // What no slot keeps now.
     if _lazyinject_waiters() > 0 {  // Read inline: a call here cost 2% of a first read.
       _FirstRead.didPublish()
     }
@@ -275,5 +271,43 @@ public struct Lazy<Value> {
       _FirstRead.notify(container, slot: slot.address, of: built)
     }
     return value
+  }
+
+  /// What `_claim` found.
+  @usableFromInline
+  internal enum _Claim {
+    /// This thread marked the slot: 0, or the capture it held, whose +1 it took.
+    case claimed(capture: UInt)
+    /// Another thread published this value.
+    case published(Value)
+  }
+
+  /// Marks the slot in flight for this thread if it holds no value; or returns the value another
+  /// thread published, after waiting for it if it is in flight.
+  @usableFromInline
+  internal static func _claim(_ container: AnyObject, slot: _LazySlot, marker: UInt) -> _Claim {
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    while true {
+      SlotLock.lock(object)
+      let current = slot.word
+      let content = SlotWord.content(
+        of: current, marker: marker, storesObject: isSingleReference(Value.self))
+      if content.isValue {
+        let value = _value(at: current, content)
+        SlotLock.unlock(object)
+        return .published(value)
+      }
+      if content != .inFlight {
+        slot.word = marker
+        SlotLock.unlock(object)
+        return .claimed(capture: current)
+      }
+      SlotLock.unlock(object)
+      _FirstRead.wait(for: Value.self, in: container, slot: slot.address) {
+        SlotLock.lock(object)
+        defer { SlotLock.unlock(object) }
+        return slot.word == marker
+      }
+    }
   }
 }

@@ -28,16 +28,20 @@ public struct LazyProjection<Value> {
     Lazy<Value>._state(in: container, slot: slot).isResolved
   }
 
-  /// The rule that produced the current value; nil if the property is unresolved or its value
-  /// was assigned.
+  /// The rule that produced the current value; nil if the property is unresolved, if its value
+  /// was assigned, or if it is an optional that no rule served (nil).
+  ///
+  /// For a value served through a forward, the forward's rule, whose
+  /// ``InitializerRegistry/Rule/forwardTargetTypeName`` names the target.
   public var rule: InitializerRegistry.Rule? {
     Lazy<Value>._state(in: container, slot: slot).rule
   }
 
-  /// Drops the current value: the next read resolves again, with the rules in force then.
+  /// Drops the current value: the next read resolves again, with the rules and the override
+  /// layers in force then, where it is read.
   ///
   /// Like assigning, resetting is a mutation of the object and must not race with reads.
   public func reset() {
-    Lazy<Value>._store(0, in: container, slot: slot)
+    Lazy<Value>._replace(in: container, slot: slot, with: 0)
   }
 }

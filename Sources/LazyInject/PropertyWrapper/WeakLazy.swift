@@ -26,8 +26,10 @@ import _LazyInjectShims
 /// instance directly, weakly.
 ///
 /// The type is a class, or a class-bound protocol (`protocol P: AnyObject`) as
-/// `(any SignInFlowDelegate)?`: something a weak reference can hold. Any other type stops the
-/// program when the object is made, with a message that says so.
+/// `(any SignInFlowDelegate)?` or `(any Producer<Int>)?`: something a weak reference can hold.
+/// Any other type stops the program when the object is made, with a message that says so (for a
+/// protocol with primary associated types, whose metadata does not tell, when its first value is
+/// stored).
 ///
 /// The property takes one word in its object, as `weak var` does; its first resolution
 /// allocates a small reference box, reused for the object's life.
@@ -51,21 +53,53 @@ public struct WeakLazy<Value> {
   /// Made while override layers are in force, the property keeps them for its resolutions (see
   /// ``InitializerRegistry/withOverrides(_:operation:)``).
   public init() {
-    guard
-      _lazyinject_is_weakly_referenceable(unsafeBitCast(Value.self, to: UnsafeRawPointer.self)) != 0
-    else {
-      fatalError(
-        """
-        @WeakLazy holds its value weakly, so \(typeName(Value.self)) must be a class or a \
-        class-bound protocol (protocol P: AnyObject), and it is neither.
-        Fix: declare the property with @Lazy, or make the protocol class-bound.
-        """)
+    if Self.weakness == 0 {
+      Self.stopNotWeak()
     }
-    _reference = _lazyinject_overrides_used() == 0 ? nil : _WeakLazyReference.capture()
+    _reference = Capture.current.map { _WeakLazyReference(capture: $0) }
+  }
+
+  /// Whether a weak reference can hold a `Value`: 1, 0 (never), or -1 (the type's metadata does
+  /// not tell: the first value decides).
+  private static var weakness: Int32 {
+    _lazyinject_is_weakly_referenceable(unsafeBitCast(Value.self, to: UnsafeRawPointer.self))
+  }
+
+  private static func stopNotWeak() -> Never {
+    fatalError(
+      """
+      @WeakLazy holds its value weakly, so \(typeName(Value.self)) must be a class or a \
+      class-bound protocol (protocol P: AnyObject), and it is neither.
+      Fix: declare the property with @Lazy, or make the protocol class-bound.
+      """)
+  }
+
+  /// The object of `value`, to hold weakly; stops the program if `value` is no object (for a
+  /// type whose metadata did not tell).
+  private static func object(of value: Value) -> AnyObject {
+    if weakness < 0 && !(type(of: value as Any) is AnyObject.Type) {
+      stopNotWeak()
+    }
+    return value as AnyObject
+  }
+
+  /// Unavailable: `@WeakLazy` takes no initial value; its value comes from the registry.
+  ///
+  /// Generic, so that the compiler considers it only for a property written with an initial
+  /// value, whose error then says the fix.
+  @available(
+    *, unavailable,
+    message: "@WeakLazy takes no initial value: remove it and register an initializer for the type (InitializerRegistry.shared.register), or assign the value after the object is made"
+  )
+  public init<Initial>(wrappedValue: Initial) {
+    fatalError("@WeakLazy takes no initial value")
   }
 
   /// Unavailable: `@WeakLazy` reads and writes through the object that holds it.
-  @available(*, unavailable, message: "@WeakLazy is only available on properties of classes")
+  @available(
+    *, unavailable,
+    message: "@WeakLazy is only available on instance properties of classes ('var', not 'let' or 'static var'; not in a struct or enum)"
+  )
   public var wrappedValue: Value? {
     get { fatalError("@WeakLazy is only available on properties of classes") }
     set { fatalError("@WeakLazy is only available on properties of classes") }
@@ -87,7 +121,7 @@ public struct WeakLazy<Value> {
           _LazySlot($0)
         }
         let word = slot.word
-        if word != marker {
+        if SlotWord.content(of: word, marker: marker, storesObject: true) != .inFlight {
           // A strong reference, released only after unlocking: if it is the last one, the
           // deinit must not run under the lock.
           if let current = _WeakLazyReference.object(at: word) {
@@ -111,9 +145,9 @@ public struct WeakLazy<Value> {
     }
     set {
       let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-      let new = newValue.map { _WeakLazyReference.object(of: $0) }
+      let new = newValue.map { Self.object(of: $0) }
       // Made before locking, and put in the slot only if the slot has no reference to reuse.
-      let spare = _WeakLazyReference(stack: nil)
+      let spare = _WeakLazyReference(capture: nil)
       spare.object = new
       SlotLock.lock(object)
       let slot = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._reference) {
@@ -146,17 +180,16 @@ public struct WeakLazy<Value> {
     var outcome = InitializerRegistry.Outcome()
     // Held strongly until returned: the slot only keeps it weakly.
     let value: Value?
-    if let stack = reference?.stack {
+    if let capture = reference?.capture {
       value = _FirstRead.resolve(
-        Value?.self, for: container, slot: slot.address, layers: stack, outcome: &outcome)
+        Value?.self, for: container, slot: slot.address, capture: capture, outcome: &outcome)
     } else {
-      let plan = InitializerRegistry.shared.expressPlan(for: Value?.self, in: container)
       value = _FirstRead.resolve(
-        Value?.self, for: container, slot: slot.address, plan: plan, outcome: &outcome)
+        Value?.self, for: container, slot: slot.address, plan: nil, outcome: &outcome)
     }
-    let new = value.map { _WeakLazyReference.object(of: $0) }
+    let new = value.map { Self.object(of: $0) }
     // This thread's: either the reference it took out of the slot, or a new one.
-    let published = reference ?? _WeakLazyReference(stack: nil)
+    let published = reference ?? _WeakLazyReference(capture: nil)
     published.object = new  // In no slot yet: nobody else reads it.
     SlotLock.lock(object)
     let current = slot.word
@@ -184,21 +217,15 @@ public struct WeakLazy<Value> {
 }
 
 /// What a `@WeakLazy` slot holds once resolved or assigned: the instance, weakly, and the
-/// override layers in force when the property was made, for its resolutions.
+/// capture of the override layers in force when the property was made, for its resolutions.
 ///
 /// Read and written only with its object's slot lock held, or before it is in a slot.
 internal final class _WeakLazyReference {
   weak var object: AnyObject?
-  let stack: OverrideStack?
+  let capture: Capture?
 
-  init(stack: OverrideStack?) {
-    self.stack = stack
-  }
-
-  /// The slot a property starts with when override layers may be in force: a reference that
-  /// keeps them, or nil when none is.
-  static func capture() -> AnyObject? {
-    OverrideScope.current.map { _WeakLazyReference(stack: $0) }
+  init(capture: Capture?) {
+    self.capture = capture
   }
 
   /// The instance the reference at the slot word `word` (not the marker) holds, if any.
@@ -214,6 +241,14 @@ internal final class _WeakLazyReference {
       ._withUnsafeGuaranteedRef { $0.object = object }
   }
 
+  /// The capture the reference at the slot word `word` keeps, if any; call with the slot lock
+  /// held.
+  static func capture(at word: UInt) -> Capture? {
+    guard word != 0, word != _LazyMarker.address else { return nil }
+    return Unmanaged<_WeakLazyReference>.fromOpaque(UnsafeRawPointer(bitPattern: word)!)
+      .takeUnretainedValue().capture
+  }
+
   /// The reference at the slot word `word` (not the marker), taking over the slot's +1.
   static func take(_ word: UInt) -> _WeakLazyReference? {
     UnsafeRawPointer(bitPattern: word).map {
@@ -226,11 +261,6 @@ internal final class _WeakLazyReference {
     reference.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
   }
 
-  /// The object of `value`, a class instance or a class-bound existential.
-  static func object<Value>(of value: Value) -> AnyObject {
-    value as AnyObject
-  }
-
   /// `object` as `Value`: the object itself for a class type, the existential for a protocol.
   static func value<Value>(of object: AnyObject, as _: Value.Type) -> Value {
     if MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size {
@@ -238,4 +268,14 @@ internal final class _WeakLazyReference {
     }
     return object as! Value  // It was stored as a `Value`: the cast cannot fail.
   }
+}
+
+extension Lazy: _LazyStorage {
+  static var valueType: Any.Type { Value.self }
+  static var isWeak: Bool { false }
+}
+
+extension WeakLazy: _LazyStorage {
+  static var valueType: Any.Type { Value?.self }
+  static var isWeak: Bool { true }
 }

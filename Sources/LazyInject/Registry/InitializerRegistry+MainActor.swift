@@ -1,6 +1,3 @@
-import Dispatch
-import _LazyInjectShims
-
 extension InitializerRegistry {
   /// Registers a main-actor initializer of `propertyType` for containers of class
   /// `containerType` and its subclasses.
@@ -22,7 +19,10 @@ extension InitializerRegistry {
   ///
   /// Read such a property (or resolve it) on the main actor. Elsewhere, ``resolve(_:for:)``
   /// throws a ``ResolutionError`` of kind ``ResolutionError/Kind/requiresMainActor``, and a
-  /// `@Lazy` read stops the program with its message, naming the property.
+  /// `@Lazy` read stops the program with its message, naming the property: always, even when
+  /// the scope keeps an instance built on the main actor earlier, so that a program behaves the
+  /// same whichever thread reads first. Register a `nonisolated` type with
+  /// ``register(_:in:scope:fileID:line:_:)`` to read it anywhere.
   ///
   /// - Parameters:
   ///   - propertyType: The type of the `@Lazy` property.
@@ -74,48 +74,13 @@ extension InitializerRegistry {
   }
 }
 
-/// The make function of a main-actor registration: checks that it runs on the main actor, then
-/// calls `initializer` with the sender as its class.
+/// The make function of a main-actor registration: calls `initializer` with the sender as its
+/// class. Resolution calls it only on the main actor (`isMainActor` of its rule is checked
+/// first, on every path).
 internal func onMainActor<Container: AnyObject, Property>(
   _ initializer: @escaping @MainActor (Container) throws -> Property
 ) -> @Sendable (AnyObject) throws -> Property {
-  { [initializer = anywhere(initializer)] sender in
-    try checkMainActor()
-    return try initializer(unsafeDowncast(sender, to: Container.self))
+  { [initializer = onMainActorAnywhere(initializer)] sender in
+    try initializer(unsafeDowncast(sender, to: Container.self))
   }
-}
-
-/// Throws the error that says the property must be read on the main actor, unless the calling
-/// code runs on it.
-private func checkMainActor() throws {
-  guard isOnMainActor() else {
-    throw ResolutionError.requiresMainActor(frame: ResolutionFrame.current?.pointee)
-  }
-}
-
-/// Whether the calling code runs on the main actor: on the main thread, or in a job of the main
-/// queue, which serves the main actor (on Linux, a worker thread may drain it, as under Swift
-/// Testing, where the runtime's own check says no).
-internal func isOnMainActor() -> Bool {
-  _lazyinject_is_main_thread() != 0 || DispatchQueue.getSpecific(key: mainQueueKey) != nil
-}
-
-/// A key that only the main queue has, to tell its jobs from others.
-private let mainQueueKey: DispatchSpecificKey<Bool> = {
-  let key = DispatchSpecificKey<Bool>()
-  DispatchQueue.main.setSpecific(key: key, value: true)
-  return key
-}()
-
-/// The main-actor `initializer` as a function callable from anywhere, for callers that check
-/// `checkMainActor()` first.
-///
-/// A synchronous `@MainActor` function has the representation of a nonisolated one; calling it
-/// on the main thread is what `MainActor.assumeIsolated` does too. That function would do, but
-/// it requires a `Sendable` result, and the values of main-actor initializers often are not (a
-/// test's spy), and sending the non-`Sendable` sender into its closure is refused.
-private func anywhere<Sender, Property>(
-  _ initializer: @escaping @MainActor (Sender) throws -> Property
-) -> @Sendable (Sender) throws -> Property {
-  unsafeBitCast(initializer, to: (@Sendable (Sender) throws -> Property).self)
 }

@@ -18,25 +18,16 @@ extension InitializerRegistry {
   /// resets the innermost layer's instances instead, so that a test never resets the instances
   /// parallel tests share. Values already resolved into `@Lazy` properties stay where they are.
   public func reset(_ scope: Scope) {
-    for target in changeTargets {
-      target.drop(scope)
-    }
+    drop(scope)
   }
 
-  /// Drops the instances this registry and its registrations keep for `scope`.
-  private func drop(_ scope: Scope) {
-    let dropped: [Any] = withStateChange {
-      scopeGenerations[scope, default: 0] += 1
-      let adopted = adoptedInstances.filter { $0.value.registration.scope == scope }
-      for key in adopted.keys {
-        adoptedInstances.removeValue(forKey: key)
-      }
-      return Array(adopted.values)
-        + table.allRegistrations.filter { $0.scope == scope }.compactMap {
-          $0.policy.dropInstance(of: $0)
-        }
+  /// Drops the instances that the registries of `changeTargets` keep for `scope` (every scope if
+  /// nil); they are released after unlocking (their deinit may resolve).
+  private func drop(_ scope: Scope?) {
+    for target in changeTargets {
+      let dropped = target.withStateChange { $0.instances.reset(scope) }
+      withExtendedLifetime(dropped) {}
     }
-    withExtendedLifetime(dropped) {}  // Released after unlocking: their deinit may resolve.
   }
 
   /// Drops the instances that `.singleton`, `.weak` and custom-scope registrations keep, and
@@ -53,24 +44,6 @@ extension InitializerRegistry {
   /// Inside ``withOverrides(_:operation:)``, it resets the innermost layer's instances instead.
   /// Values already resolved into `@Lazy` properties stay where they are.
   public func resetSingletons() {
-    for target in changeTargets {
-      target.dropSharedInstances()
-    }
-  }
-
-  /// Drops every instance this registry and its registrations keep.
-  private func dropSharedInstances() {
-    let dropped: [Any] = withStateChange {
-      let registrations = table.allRegistrations
-      for scope in Set(
-        registrations.map(\.scope) + adoptedInstances.values.map(\.registration.scope))
-      {
-        scopeGenerations[scope, default: 0] += 1
-      }
-      defer { adoptedInstances.removeAll() }
-      return Array(adoptedInstances.values)
-        + registrations.compactMap { $0.policy.dropInstance(of: $0) }
-    }
-    withExtendedLifetime(dropped) {}  // Released after unlocking: their deinit may resolve.
+    drop(nil)
   }
 }

@@ -39,32 +39,9 @@ public final class InitializerRegistry: Sendable {
   /// ``AutomaticModuleInstallation``, if the app conforms to it; see there.
   public static let shared = InitializerRegistry(installsAutomaticModules: true)
 
-  internal let lock = Lock()
-
-  // Everything below is read and written only with `lock` held. The lock also makes Swift's
-  // dynamic exclusivity checks redundant: they are turned off for these properties.
-
-  @exclusivity(unchecked) nonisolated(unsafe) internal var table = RuleTable()
-
-  @exclusivity(unchecked) nonisolated(unsafe) internal var automaticModules: AutomaticModules
-
-  /// Threads waiting in `lock.wait()` for a shared instance or for automatic installation.
-  @exclusivity(unchecked) nonisolated(unsafe) internal var waitingThreads = 0
-
-  @exclusivity(unchecked) nonisolated(unsafe) internal var duplicateHandler:
-    @Sendable (DuplicateRegistration) -> Void =
-      DuplicateRegistration.warnOnce
-
-  @exclusivity(unchecked) nonisolated(unsafe) internal var tracerStorage:
-    (@Sendable (ResolutionEvent) -> Void)?
-
-  /// How many times each scope was reset: a build that started before a reset keeps nothing.
-  @exclusivity(unchecked) nonisolated(unsafe) internal var scopeGenerations: [Scope: Int] = [:]
-
-  /// Shared instances of the registries below this override layer whose build used its rules,
-  /// by registration: they belong to the layer and die with it.
-  @exclusivity(unchecked) nonisolated(unsafe) internal var adoptedInstances:
-    [ObjectIdentifier: AdoptedInstance] = [:]
+  /// Everything that changes: rules, kept instances, settings (see `State`), behind the
+  /// registry's lock.
+  internal let state: Protected<State>
 
   /// 0 for a registry; n for the registries holding the n-th override layer over another.
   internal let overrideDepth: Int
@@ -96,7 +73,7 @@ public final class InitializerRegistry: Sendable {
   }
 
   private init(installsAutomaticModules: Bool) {
-    automaticModules = installsAutomaticModules ? .pending : .installed
+    state = Protected(State(modules: installsAutomaticModules ? .pending : .installed))
     overrideDepth = 0
     isInForce = false
     overridden = nil
@@ -105,11 +82,12 @@ public final class InitializerRegistry: Sendable {
   /// Creates a registry of an override layer `depth` layers above `base`: its own rules, or
   /// those registered while it is in force.
   internal init(overriding base: InitializerRegistry, depth: Int, isInForce: Bool) {
-    automaticModules = .installed
+    var state = State(modules: .installed)
+    state.duplicateHandler = base.withState { $0.duplicateHandler }
+    self.state = Protected(state)
     overrideDepth = depth
     self.isInForce = isInForce
     overridden = base
-    duplicateHandler = base.withState { base.duplicateHandler }
   }
 
   // MARK: Registering
@@ -193,24 +171,29 @@ public final class InitializerRegistry: Sendable {
   public func unregister<Property, Container: AnyObject>(
     _ propertyType: Property.Type, in containerType: Container.Type
   ) {
-    change { $0.remove(property: propertyType, container: containerType) }
+    change { $0.remove(property: propertyType, container: containerType).map { [$0] } ?? [] }
   }
 
   /// Removes the root default of `propertyType`.
   public func unregister<Property>(_ propertyType: Property.Type) {
-    change { $0.remove(property: propertyType, container: nil) }
+    change { $0.remove(property: propertyType, container: nil).map { [$0] } ?? [] }
   }
 
-  /// Removes every registration, and with them the singletons they keep.
+  /// Removes every registration, rules for one property included, and with them the singletons
+  /// they keep.
   public func removeAll() {
     change { $0.removeAll() }
   }
 
-  /// Applies `body` to the rules of every registry in `changeTargets`; what it removes is
-  /// released after unlocking (a singleton's deinit may resolve).
-  internal func change<Removed>(_ body: (inout RuleTable) -> Removed) {
+  /// Applies `body` to the rules of every registry in `changeTargets`, and drops what the
+  /// registrations it removes kept; all of it is released after unlocking (a singleton's deinit
+  /// may resolve).
+  internal func change(_ body: (inout RuleTable) -> [AnyRegistration]) {
     for target in changeTargets {
-      let removed = target.withStateChange { body(&target.table) }
+      let removed = target.withStateChange { state in
+        let registrations = body(&state.rules)
+        return (registrations, registrations.map { state.instances.drop($0) })
+      }
       withExtendedLifetime(removed) {}
     }
   }
@@ -258,17 +241,16 @@ public final class InitializerRegistry: Sendable {
     let registration = Registration(
       source: RuleSource(
         propertyType: propertyType, containerType: property?.rootClass ?? container, scope: scope,
-        fileID: fileID, line: line, layer: RuleSource.Layer(target), isMainActor: isMainActor,
-        moduleName: module?.name, property: property, forwardTarget: forwardTarget),
+        fileID: fileID, line: line,
+        layer: RuleSource.Layer(depth: target.overrideDepth, isInForce: target.isInForce),
+        isMainActor: isMainActor, moduleName: module?.name, property: property,
+        forwardTarget: forwardTarget),
       make: make)
-    let (replaced, handler) = target.withStateChange {
-      (
-        property.map {
-          target.table.insert(registration, property: propertyType, keyPath: $0.keyPath)
-        } ?? target.table.insert(registration, property: propertyType, container: container),
-        target.duplicateHandler
-      )
+    let (replaced, handler, dropped) = target.withStateChange { state in
+      let replaced = state.rules.insert(registration)
+      return (replaced, state.duplicateHandler, replaced.map { state.instances.drop($0) })
     }
+    withExtendedLifetime(dropped) {}
     if let replaced, module?.isConditional != true {
       handler(DuplicateRegistration(replaced: replaced.rule, replacement: registration.rule))
     }

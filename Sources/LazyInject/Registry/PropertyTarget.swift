@@ -1,4 +1,4 @@
-/// The `@Lazy` property a property rule is for, given by the key path to its projected value.
+/// The property a rule for one property is for, given by the key path to its projected value.
 ///
 /// A key path to the wrapped value cannot be matched to a slot without reading the property;
 /// applying the key path to the projection tells the slot (LazyInject's own subscript makes the
@@ -14,7 +14,7 @@ internal final class PropertyTarget: @unchecked Sendable {
   let rootClass: AnyClass
   /// The key path, whose equality (root type included) tells one property rule from another.
   let keyPath: AnyKeyPath
-  /// `Lazy<Value>`, the type of the property's storage: reflection finds the candidates by it.
+  /// The type of the property's storage: reflection finds the candidates by it.
   private let storageType: Any.Type
   /// Applies the key path to an object of the root class: the object the projection belongs to
   /// and the slot's address.
@@ -32,14 +32,14 @@ internal final class PropertyTarget: @unchecked Sendable {
     let containerClass: ObjectIdentifier
   }
 
-  init<Root: AnyObject, Value>(_ keyPath: KeyPath<Root, LazyProjection<Value>>) {
-    rootClass = Root.self
+  init(
+    rootClass: AnyClass, keyPath: AnyKeyPath, storageType: Any.Type,
+    project: @escaping (AnyObject) -> (container: AnyObject, slot: UnsafeRawPointer)
+  ) {
+    self.rootClass = rootClass
     self.keyPath = keyPath
-    storageType = Lazy<Value>.self
-    project = { object in
-      let projection = unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
-      return (projection.container, UnsafeRawPointer(projection.slot.address))
-    }
+    self.storageType = storageType
+    self.project = project
   }
 
   /// The offset of the property's slot in `container`, an object of the root class or one of its
@@ -47,7 +47,7 @@ internal final class PropertyTarget: @unchecked Sendable {
   ///
   /// - Throws: ``ResolutionError/Kind/invalidPropertyKeyPath`` when the key path leads to a
   ///   property of another object (`\UsersViewController.session.$token`).
-  func offset(in container: AnyObject, rule: RuleSource) throws -> Int {
+  func offset(in container: AnyObject, rule: RuleSource) throws(ResolutionError) -> Int {
     let containerClass = ObjectIdentifier(type(of: container))
     if let known = knownOffset(in: containerClass) {
       return known
@@ -78,36 +78,32 @@ internal final class PropertyTarget: @unchecked Sendable {
     return shared
   }
 
-  /// The offset in objects of the root class if known, else in objects of any class: the same
-  /// unless a subclass overrides a computed property on the key path's way.
-  private var knownOffset: Int? {
-    knownOffset(in: ObjectIdentifier(rootClass)) ?? offsets.withLock { $0.values.first }
+  /// The root class's `@Lazy` properties of the type: what the key path may name.
+  private var candidates: [LazyField] {
+    ((try? LazyField.fields(of: rootClass)) ?? []).filter { $0.storageType == storageType }
   }
 
   /// The offset, without an object: known once a first read or `validate(_:)` applied the key
-  /// path, or told by the root class having one `@Lazy` property of the type (a key path to the
-  /// projection of another object's property is reported at its first use); nil otherwise.
+  /// path (in the root class if it did, else in any), or told by the root class having one
+  /// `@Lazy` property of the type (a key path to the projection of another object's property
+  /// is reported at its first use); nil otherwise.
   var offsetWithoutObject: Int? {
-    if let known = knownOffset {
+    if let known = knownOffset(in: ObjectIdentifier(rootClass)) ?? offsets.withLock({ $0.values.first }) {
       return known
     }
-    let fields = LazyField.fields(of: rootClass)?.filter { $0.storageType == storageType } ?? []
+    let fields = candidates
     return fields.count == 1 ? fields[0].offset : nil
   }
 
-  /// `"auditLog"`: the property's name, once a first read or `validate` told its slot, or when
-  /// the root class (with its superclasses) has only one `@Lazy` property of the type; nil
-  /// before that, or when reflection cannot tell.
+  /// `"auditLog"`: the property's name, once its offset is known without an object; nil before
+  /// that, or when reflection cannot tell (a module built without reflection names).
   var propertyName: String? {
-    let fields = LazyField.fields(of: rootClass)?.filter { $0.storageType == storageType } ?? []
-    if let known = knownOffset {
-      return fields.first { $0.offset == known }?.name
-    }
-    return fields.count == 1 ? fields[0].name : nil
+    guard let offset = offsetWithoutObject else { return nil }
+    return candidates.first { $0.offset == offset }?.name
   }
 
   /// The names of the root class's `@Lazy` properties of the type: what the key path may name.
   var candidateNames: [String] {
-    (LazyField.fields(of: rootClass) ?? []).filter { $0.storageType == storageType }.map(\.name)
+    candidates.map(\.displayName)
   }
 }

@@ -104,7 +104,7 @@ extension InitializerRegistry {
     }
 
     /// `"unique scope"`, or for a forward, `"forwarded to SharedAnalytics"`.
-    internal var what: String {
+    package var what: String {
       forwardTargetTypeName.map { "forwarded to \($0)" } ?? "\(scope.map { "\($0)" } ?? "no") scope"
     }
 

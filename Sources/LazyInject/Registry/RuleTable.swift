@@ -1,17 +1,15 @@
-/// The registrations of one layer (the registry, or an override layer), with the ancestry walk and
-/// its cache.
+/// The rules of one registry (the registry itself, or one part of an override layer), what each
+/// (property type, container class) pair resolves to from them (cached), and the pins.
 ///
-/// A value type: its owner guards it with a lock.
+/// A value type, part of its registry's `State`: only `decide` reads it to choose a rule.
 internal struct RuleTable {
-  /// Registrations by property type, then by container class (nil: the root default).
-  private(set) var registrations: [ObjectIdentifier: [ObjectIdentifier?: AnyRegistration]] = [:]
+  /// Type rules by property type, then by container class (nil: the root default).
+  private var typeRules: [ObjectIdentifier: [ObjectIdentifier?: AnyRegistration]] = [:]
 
   /// Property rules by property type, then by key path (whose equality includes its root).
   private var propertyRules: [ObjectIdentifier: [AnyKeyPath: AnyRegistration]] = [:]
 
-  /// The most specific registration, or nil for none, by (property type, container class).
-  ///
-  /// Emptied on every change, so no resolution sees a stale rule.
+  /// Each pair's entry, emptied on every change so that no resolution sees a stale rule.
   private var cache = ResolutionCache()
 
   /// The pins by (property type, container class): never emptied.
@@ -22,205 +20,162 @@ internal struct RuleTable {
     let container: ObjectIdentifier
   }
 
-  /// Adds `registration`; returns the one it replaces for the same property and container.
-  mutating func insert(_ registration: AnyRegistration, property: Any.Type, container: AnyClass?)
-    -> AnyRegistration?
-  {
-    invalidate()
-    let containerKey = container.map { ObjectIdentifier($0) }
-    return registrations[ObjectIdentifier(property), default: [:]].updateValue(
-      registration, forKey: containerKey)
+  /// What this table holds for a (property type, container class) pair, and what the pair's
+  /// types are: all a decision asks of one registry.
+  struct Entry {
+    /// The most specific type rule: the class's, the nearest superclass's, else the root default.
+    var typeRule: AnyRegistration?
+    /// The rules for one property of the type whose root is the class or a superclass, nearest
+    /// root first; of one root, by registration site, so that the order is the same in every run.
+    var propertyRules: [AnyRegistration]
+    /// Whether the container class conforms to `InjectionObserving`.
+    var isObserved: Bool
+    /// The property type, if it is `DefaultInitializable`.
+    var defaultInitializable: (any DefaultInitializable.Type)?
+    /// `T`, if the property type is `T?`.
+    var wrappedType: Any.Type?
+  }
+
+  /// Adds `registration` (a property rule if it has a property); returns the one it replaces.
+  mutating func insert(_ registration: AnyRegistration) -> AnyRegistration? {
+    cache.removeAll()
+    let key = ObjectIdentifier(registration.propertyType)
+    if let property = registration.source.property {
+      return propertyRules[key, default: [:]].updateValue(registration, forKey: property.keyPath)
+    }
+    return typeRules[key, default: [:]].updateValue(
+      registration, forKey: registration.containerType.map(ObjectIdentifier.init))
   }
 
   // Removing returns what was removed, for the caller to release once it has unlocked: a
   // singleton's deinit may resolve from the registry.
 
-  /// Removes the registration for `property` and `container` (nil: the root default).
+  /// Removes the type rule for `property` and `container` (nil: the root default).
   mutating func remove(property: Any.Type, container: AnyClass?) -> AnyRegistration? {
-    invalidate()
-    let propertyKey = ObjectIdentifier(property)
-    let removed = registrations[propertyKey]?.removeValue(
-      forKey: container.map { ObjectIdentifier($0) })
-    if registrations[propertyKey]?.isEmpty == true {
-      registrations.removeValue(forKey: propertyKey)
-    }
-    return removed
-  }
-
-  /// Adds the property rule `registration`; returns the one it replaces for the same key path.
-  mutating func insert(_ registration: AnyRegistration, property: Any.Type, keyPath: AnyKeyPath)
-    -> AnyRegistration?
-  {
-    invalidate()
-    return propertyRules[ObjectIdentifier(property), default: [:]].updateValue(
-      registration, forKey: keyPath)
+    cache.removeAll()
+    let key = ObjectIdentifier(property)
+    defer { if typeRules[key]?.isEmpty == true { typeRules[key] = nil } }
+    return typeRules[key]?.removeValue(forKey: container.map(ObjectIdentifier.init))
   }
 
   /// Removes the property rule for `keyPath`.
   mutating func remove(property: Any.Type, keyPath: AnyKeyPath) -> AnyRegistration? {
-    invalidate()
-    let propertyKey = ObjectIdentifier(property)
-    let removed = propertyRules[propertyKey]?.removeValue(forKey: keyPath)
-    if propertyRules[propertyKey]?.isEmpty == true {
-      propertyRules.removeValue(forKey: propertyKey)
-    }
-    return removed
+    cache.removeAll()
+    let key = ObjectIdentifier(property)
+    defer { if propertyRules[key]?.isEmpty == true { propertyRules[key] = nil } }
+    return propertyRules[key]?.removeValue(forKey: keyPath)
   }
 
+  /// Removes every rule, property rules included.
   mutating func removeAll() -> [AnyRegistration] {
-    invalidate()
-    defer {
-      registrations.removeAll()
-      propertyRules.removeAll()
-    }
+    cache.removeAll()
+    defer { (typeRules, propertyRules) = ([:], [:]) }
     return allRegistrations
   }
 
-  /// Empties the cache. (The registry empties the express table, made from it, in
-  /// `withStateChange`.)
-  private mutating func invalidate() {
-    cache.removeAll()
-  }
-
-  /// What a resolution needs to know about a (property type, container class) pair.
-  struct Match {
-    /// The most specific registration, or nil.
-    var registration: AnyRegistration?
-    /// Whether the container class conforms to `InjectionObserving`.
-    var isObserved: Bool
-    /// The property type, if it is `DefaultInitializable`.
-    var defaultInitializable: (any DefaultInitializable.Type)?
-    /// Whether the rule this match yields (the registration, else `init()`) is the pair's pin.
-    var isPinned: Bool
-    /// Whether a property rule applies to some property of the pair: a first read must then
-    /// tell which property it reads (`propertyRules(for:in:)`), and takes the general path.
-    var hasPropertyRules: Bool
-  }
-
-  /// The most specific registration for `property` in a container of class `containerClass`:
-  /// the class itself, then each superclass, then the root default.
-  mutating func rule(for property: Any.Type, in containerClass: AnyClass) -> Match {
-    let propertyKey = ObjectIdentifier(property)
-    let containerKey = ObjectIdentifier(containerClass)
-    if let cached = cache.lookUp(property: propertyKey, container: containerKey) {
+  /// The entry of `property` in `containerClass`, from the cache or made and cached.
+  mutating func entry(for property: Any.Type, in containerClass: AnyClass) -> Entry {
+    let key = (ObjectIdentifier(property), ObjectIdentifier(containerClass))
+    if let cached = cache.entry(property: key.0, container: key.1) {
       return cached
     }
-    let found = search(property, in: containerClass).found
-    let defaultInitializable = property as? any DefaultInitializable.Type
-    var isPinned = false
-    if let candidate = RulePin(found, isDefaultInitializable: defaultInitializable != nil) {
-      let key = PairKey(property: propertyKey, container: containerKey)
-      if let pin = pins[key] {
-        isPinned = pin.isSame(as: candidate)
-      } else {
-        pins[key] = candidate
-        isPinned = true
-      }
-    }
-    let match = Match(
-      registration: found, isObserved: containerClass is any InjectionObserving.Type,
-      defaultInitializable: defaultInitializable, isPinned: isPinned,
-      hasPropertyRules: !propertyRules(for: property, in: containerClass).isEmpty)
-    cache.insert(match, property: propertyKey, container: containerKey)
-    return match
-  }
-
-  /// The cached registration and flags for `property` in `containerClass`, the registration
-  /// unretained (the table keeps it while its lock is held); searched and cached on a miss.
-  ///
-  /// `isExpress`: whether the registration is the pair's pin and no property rule applies to
-  /// the pair.
-  mutating func probe(for property: Any.Type, in containerClass: AnyClass)
-    -> (registration: Unmanaged<AnyRegistration>?, isObserved: Bool, isExpress: Bool)
-  {
-    let propertyKey = ObjectIdentifier(property)
-    let containerKey = ObjectIdentifier(containerClass)
-    if let cached = cache.probe(property: propertyKey, container: containerKey) {
-      return cached
-    }
-    let match = rule(for: property, in: containerClass)
-    return (
-      match.registration.map { .passUnretained($0) }, match.isObserved,
-      match.isPinned && !match.hasPropertyRules
-    )
-  }
-
-  /// The property rules for `property` whose root is `containerClass` or one of its
-  /// superclasses, nearest root first; rules of one root (key paths that differ, though they
-  /// may lead to one slot) by registration site, so that the order is the same in every run.
-  func propertyRules(for property: Any.Type, in containerClass: AnyClass) -> [AnyRegistration] {
-    guard let byKeyPath = propertyRules[ObjectIdentifier(property)] else { return [] }
     let ancestry = Self.ancestry(of: containerClass).map(ObjectIdentifier.init)
-    return byKeyPath.values.compactMap { registration in
-      registration.containerType.flatMap { root in
-        ancestry.firstIndex(of: ObjectIdentifier(root)).map { (registration, $0) }
+    let byContainer = typeRules[key.0]
+    let typeRule = byContainer.flatMap { rules in
+      ancestry.lazy.compactMap { rules[$0] }.first ?? rules[nil]
+    }
+    let ownPropertyRules = (propertyRules[key.0]?.values).map { rules in
+      rules.compactMap { rule in
+        rule.containerType.flatMap { root in
+          ancestry.firstIndex(of: ObjectIdentifier(root)).map { (rule, $0) }
+        }
       }
+      .sorted { first, second in
+        guard first.1 == second.1 else { return first.1 < second.1 }
+        let (a, b) = (first.0.source, second.0.source)
+        return ("\(a.fileID)", a.line) < ("\(b.fileID)", b.line)
+      }
+      .map(\.0)
     }
-    .sorted { first, second in
-      guard first.1 == second.1 else { return first.1 < second.1 }
-      let (a, b) = (first.0.source, second.0.source)
-      return ("\(a.fileID)", a.line) < ("\(b.fileID)", b.line)
+    let entry = Entry(
+      typeRule: typeRule, propertyRules: ownPropertyRules ?? [],
+      isObserved: containerClass is any InjectionObserving.Type,
+      defaultInitializable: property as? any DefaultInitializable.Type,
+      wrappedType: (property as? any _OptionalDependency.Type)?.wrappedType)
+    cache.insert(entry, property: key.0, container: key.1)
+    return entry
+  }
+
+  /// Whether `pin` (a rule of this table's registry, or `init()`) is the pin of `property` in
+  /// `containerClass`: it is if it is the first pinned there.
+  mutating func isPin(_ pin: RulePin, of property: Any.Type, in containerClass: AnyClass) -> Bool {
+    let key = PairKey(property: ObjectIdentifier(property), container: ObjectIdentifier(containerClass))
+    guard let existing = pins[key] else {
+      pins[key] = pin
+      return true
     }
-    .map(\.0)
+    return existing.isSame(as: pin)
   }
 
   /// The pin of `property` in `containerClass`, if a resolution set one.
-  func pin(for property: Any.Type, in containerClass: AnyClass) -> RulePin? {
+  func pin(of property: Any.Type, in containerClass: AnyClass) -> RulePin? {
     pins[PairKey(property: ObjectIdentifier(property), container: ObjectIdentifier(containerClass))]
   }
 
-  /// The ancestry walk, uncached: every class visited in order, and what matched.
-  func search(_ property: Any.Type, in containerClass: AnyClass)
-    -> (visited: [AnyClass], found: AnyRegistration?)
-  {
-    var visited: [AnyClass] = []
-    guard let byContainer = registrations[ObjectIdentifier(property)] else {
-      return (Self.ancestry(of: containerClass), nil)
-    }
-    var next: AnyClass? = containerClass
-    while let current = next {
-      visited.append(current)
-      if let registration = byContainer[ObjectIdentifier(current)] {
-        return (visited, registration)
-      }
-      next = _getSuperclass(current)
-    }
-    return (visited, byContainer[nil])
+  /// The type rule registered for exactly `containerClass` (nil: the root default), if any.
+  func typeRule(for property: Any.Type, registeredIn containerClass: AnyClass?) -> AnyRegistration? {
+    typeRules[ObjectIdentifier(property)]?[containerClass.map(ObjectIdentifier.init)] ?? nil
   }
 
-  /// The registrations for `property`, in no particular order.
-  ///
-  /// O(their number): callers sort and describe them after unlocking.
-  ///
-  /// Property rules included.
+  /// The registrations for `property`, property rules included, in no particular order.
   func registrations(for property: Any.Type) -> [AnyRegistration] {
     let key = ObjectIdentifier(property)
-    return (registrations[key].map { Array($0.values) } ?? [])
+    return (typeRules[key].map { Array($0.values) } ?? [])
       + (propertyRules[key].map { Array($0.values) } ?? [])
   }
 
   /// The property types with a registration (a property rule included), in no particular order.
   var propertyTypes: [Any.Type] {
-    var types: [ObjectIdentifier: Any.Type] = [:]
-    for registration in allRegistrations {
-      types[ObjectIdentifier(registration.propertyType)] = registration.propertyType
-    }
-    return Array(types.values)
+    Dictionary(allRegistrations.map { (ObjectIdentifier($0.propertyType), $0.propertyType) }) {
+      first, _ in first
+    }.map(\.value)
   }
 
   /// Every registration, property rules included, in no particular order.
   var allRegistrations: [AnyRegistration] {
-    registrations.values.flatMap(\.values) + propertyRules.values.flatMap(\.values)
+    typeRules.values.flatMap(\.values) + propertyRules.values.flatMap(\.values)
   }
 
   /// `containerClass` and its superclasses, nearest first.
   static func ancestry(of containerClass: AnyClass) -> [AnyClass] {
-    var classes: [AnyClass] = []
-    var next: AnyClass? = containerClass
-    while let current = next {
-      classes.append(current)
-      next = _getSuperclass(current)
+    Array(sequence(first: containerClass, next: _getSuperclass))
+  }
+}
+
+/// The rule that the first resolution of a (property type, container class) pair from the
+/// registry's own rules used: values it builds are stored without a box, and `$property.rule`
+/// finds their rule here.
+///
+/// Never changes, whatever is registered or removed afterwards: values built by another rule are
+/// boxed with it. It keeps the rule's description, not the registration, so a removed
+/// registration's initializer and instance still go away.
+internal enum RulePin {
+  case registration(RuleSource)
+  case defaultInitializer
+
+  /// Whether the pin is `other`: the same registration, or both `init()`.
+  func isSame(as other: RulePin) -> Bool {
+    switch (self, other) {
+    case (.registration(let own), .registration(let other)): own === other
+    case (.defaultInitializer, .defaultInitializer): true
+    default: false
     }
-    return classes
+  }
+
+  func rule(of property: Any.Type) -> InitializerRegistry.Rule {
+    switch self {
+    case .registration(let source): source.rule
+    case .defaultInitializer: .defaultInitializer(of: property)
+    }
   }
 }

@@ -53,7 +53,7 @@ public struct ResolutionError: Error, CustomStringConvertible {
   /// The error an initializer threw, for ``Kind/initializerFailed``.
   public let underlyingError: (any Error)?
 
-  internal init(_ kind: Kind, _ description: String, underlyingError: (any Error)? = nil) {
+  package init(_ kind: Kind, _ description: String, underlyingError: (any Error)? = nil) {
     self.kind = kind
     self.description = description
     self.underlyingError = underlyingError

@@ -30,28 +30,8 @@ internal struct ResolutionFrame {
   /// threads may wait for it.
   var building: ObjectIdentifier?
 
-  /// The innermost override layer whose rules this resolution used, if any.
-  ///
-  /// Counts the resolutions nested in this one. A shared instance built with such a rule belongs
-  /// to that layer. Named, not retained: a layer that adopts is one the resolution holds.
-  var layer: LayerUse?
-
-  /// An override layer, as a frame records it: its identity and what comparing layers needs.
-  struct LayerUse {
-    let identifier: ObjectIdentifier
-    let depth: Int
-    let root: ObjectIdentifier
-
-    init(_ layer: InitializerRegistry) {
-      identifier = ObjectIdentifier(layer)
-      depth = layer.overrideDepth
-      root = layer.root
-    }
-  }
-
-  /// Whether this resolution used the override layers of more than one registry: no layer may
-  /// then keep a shared instance it built.
-  var usesSeveralRegistries = false
+  /// The override layers whose rules this resolution, and those nested in it, used.
+  var taint = LayerTaint()
 
   /// `"ResourceLoader in UsersViewController.resourceLoader"`; without the property's name for
   /// an explicit `resolve`.
@@ -62,10 +42,8 @@ internal struct ResolutionFrame {
   /// `"UsersViewController.resourceLoader"`, or the container's class alone when the property is
   /// unknown.
   var propertyPath: String {
-    guard let slot, let name = propertyName(at: slot, in: container, of: containerClass) else {
-      return typeName(containerClass)
-    }
-    return "\(typeName(containerClass)).\(name)"
+    guard let slot else { return typeName(containerClass) }
+    return "\(typeName(containerClass)).\(StoredField.name(at: slot - container, in: containerClass))"
   }
 
   /// Whether this frame resolves the same thing as a resolution of `property` for `container`
@@ -81,19 +59,9 @@ internal struct ResolutionFrame {
     return property == self.property
   }
 
-  /// Marks `layer` as used by this resolution, if it is deeper than the one already marked.
+  /// Marks `layer` as used by this resolution.
   mutating func use(_ layer: InitializerRegistry) {
-    use(LayerUse(layer))
-  }
-
-  private mutating func use(_ layer: LayerUse?) {
-    guard let layer else { return }
-    if let used = self.layer, used.root != layer.root {
-      usesSeveralRegistries = true
-    }
-    if layer.depth > (self.layer?.depth ?? 0) {
-      self.layer = layer
-    }
+    taint.add(LayerTaint(layer: LayerTaint.Use(layer)))
   }
 
   /// The innermost resolution under way on this thread, if any.
@@ -140,12 +108,7 @@ internal struct ResolutionFrame {
     let parent = frame.pointee.parent
     _lazyinject_set_current_frame(parent)
     // What this resolution used, the resolution that needed it used too.
-    if let parent, frame.pointee.layer != nil || frame.pointee.usesSeveralRegistries {
-      parent.pointee.use(frame.pointee.layer)
-      parent.pointee.usesSeveralRegistries =
-        parent.pointee.usesSeveralRegistries
-        || frame.pointee.usesSeveralRegistries
-    }
+    parent?.pointee.taint.add(frame.pointee.taint)
   }
 
   /// The resolutions under way on this thread, outermost first.
@@ -183,4 +146,80 @@ internal struct ResolutionFrame {
     return .dependencyCycle(
       steps: chain.map(\.summary) + [attempt.summary], isDepthLimit: !closesCycle)
   }
+}
+
+/// The override layers whose rules built a value, as a resolution records them and a value's box
+/// keeps them: what decides which layer, if any, may keep a shared instance built with it.
+///
+/// Trivial, like the frames that hold it: layers are named, not retained.
+@usableFromInline
+internal struct LayerTaint {
+  /// An override layer, as named here: its identity and what comparing layers needs.
+  struct Use {
+    let identifier: ObjectIdentifier
+    let depth: Int
+    let root: ObjectIdentifier
+
+    init(_ layer: InitializerRegistry) {
+      identifier = ObjectIdentifier(layer)
+      depth = layer.overrideDepth
+      root = layer.root
+    }
+  }
+
+  /// The innermost layer used, if any.
+  var layer: Use?
+  /// Whether the layers used are no single chain (the override layers of more than one registry,
+  /// or an object's layers merged with a reader's): no layer may keep what was built with them.
+  var forbidsKeeping = false
+
+  @usableFromInline
+  init() {}
+
+  init(layer: Use?, forbidsKeeping: Bool = false) {
+    self.layer = layer
+    self.forbidsKeeping = forbidsKeeping
+  }
+
+  /// Whether nothing was used.
+  var isEmpty: Bool { layer == nil && !forbidsKeeping }
+
+  /// Adds what `other` used.
+  mutating func add(_ other: LayerTaint) {
+    forbidsKeeping = forbidsKeeping || other.forbidsKeeping
+    guard let used = other.layer else { return }
+    if let own = layer, own.root != used.root {
+      forbidsKeeping = true
+    }
+    if used.depth > (layer?.depth ?? 0) {
+      layer = used
+    }
+  }
+
+  /// The taint of the values `object` keeps in its `@Lazy` properties: what an initializer that
+  /// reads them may have built with. Read in a process that made override layers, at the end of
+  /// a shared instance's build for the object.
+  static func of(_ object: AnyObject) -> LayerTaint {
+    var taint = LayerTaint()
+    guard let fields = try? LazyField.fields(of: type(of: object)) else { return taint }
+    let address = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+    for field in fields where !field.isWeak {
+      SlotLock.lock(address)
+      let word = (address + field.offset).load(as: UInt.self)
+      // Read under the lock: another thread may replace and release the box once unlocked.
+      if word != 0, word != _lazyinject_in_flight_marker(),
+        let box = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: word)!)
+          .takeUnretainedValue() as? any _TaintedBox
+      {
+        taint.add(box.taint)
+      }
+      SlotLock.unlock(address)
+    }
+    return taint
+  }
+}
+
+/// A slot's box, which keeps the taint of its value.
+internal protocol _TaintedBox: AnyObject {
+  var taint: LayerTaint { get }
 }

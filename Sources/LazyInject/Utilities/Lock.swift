@@ -50,16 +50,26 @@ final class Lock: Sendable {
     try storage.withUnsafeMutablePointerToElements { mutex in
       Self.check(pthread_mutex_lock(mutex), "pthread_mutex_lock")
       #if DEBUG
-        _ = _lazyinject_checked_note_mutexes(1)
+        _lazyinject_checked_note_mutex(mutex, 1)
       #endif
       defer {
         #if DEBUG
-          _ = _lazyinject_checked_note_mutexes(-1)
+          _lazyinject_checked_note_mutex(mutex, 0)
         #endif
         Self.check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock")
       }
       return try body()
     }
+  }
+
+  /// Checks, in debug builds, that the calling thread holds the mutex.
+  @inline(__always)
+  func assertHeld() {
+    #if DEBUG
+      storage.withUnsafeMutablePointerToElements { mutex in
+        assert(_lazyinject_checked_holds_mutex(mutex) != 0, "state read without its lock")
+      }
+    #endif
   }
 
   /// Releases the mutex until another thread calls `broadcast()`.
@@ -103,13 +113,28 @@ final class Lock: Sendable {
 }
 
 /// A value guarded by a `Lock`.
+///
+/// `@unchecked Sendable`: `lock` guards the value; every access goes through `value`, which
+/// checks in debug builds that the calling thread holds it.
 final class Protected<Value>: @unchecked Sendable {
-  private let lock = Lock()
-  // Read and written only inside `lock.withLock`.
-  private var value: Value
+  let lock = Lock()
+  // The lock makes Swift's dynamic exclusivity checks redundant.
+  @exclusivity(unchecked) private var stored: Value
 
   init(_ value: Value) {
-    self.value = value
+    stored = value
+  }
+
+  /// The value; read and write it only with `lock` held.
+  var value: Value {
+    _read {
+      lock.assertHeld()
+      yield stored
+    }
+    _modify {
+      lock.assertHeld()
+      yield &stored
+    }
   }
 
   func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {

@@ -49,7 +49,7 @@ internal enum SlotLock {
     #if DEBUG
       assert(_lazyinject_checked_held_slot_locks() == 0, "user code called under a slot lock")
       assert(
-        _lazyinject_checked_note_mutexes(0) == 0, "user code called under a mutex of LazyInject")
+        _lazyinject_checked_held_mutexes() == 0, "user code called under a mutex of LazyInject")
     #endif
   }
 }

@@ -4,12 +4,11 @@ import LazyInject
 // to BloodMagic's `lazy_initializer` (`__attribute__((constructor))`), with no call in `main`.
 // An app in its own package writes `extension InitializerRegistry: @retroactive ...`.
 //
-// Isolated to the main actor, as an app target with default main-actor isolation infers it
-// (the demo's default build), and written out for the classic build: LoggerInitializers'
-// conformance is, and LazyInject installs such modules on the main actor.
-extension InitializerRegistry: @MainActor AutomaticModuleInstallation {
+// The protocol is isolated to the main actor: LazyInject installs the modules there, whatever
+// thread first uses the registry (LoggerInitializers' conformance is isolated to it, too).
+extension InitializerRegistry: AutomaticModuleInstallation {
   /// Every module of the demo, in the order they register.
-  @MainActor public static var automaticModules: [any InitializerModule] {
+  public static var automaticModules: [any InitializerModule] {
     [
       ServiceInitializers(), LoaderInitializers(), NetworkInitializers(),
       CoordinatorInitializers(), NewsInitializers(), SessionInitializers(),

@@ -16,8 +16,15 @@ int _lazyinject_checked_holds_slot_lock(const void *_Nonnull object);
 /// The stripes the calling thread holds, as noted: one bit per stripe.
 uint64_t _lazyinject_checked_held_slot_locks(void);
 
-/// Adds `delta` to the calling thread's count of held mutexes (`Lock`); returns the new count.
-intptr_t _lazyinject_checked_note_mutexes(intptr_t delta);
+/// Records that the calling thread took (`isLocked` 1) or let go of (0) the mutex at `mutex`
+/// (`Lock`).
+void _lazyinject_checked_note_mutex(const void *_Nonnull mutex, int isLocked);
+
+/// Whether the calling thread holds the mutex at `mutex`, as noted.
+int _lazyinject_checked_holds_mutex(const void *_Nonnull mutex);
+
+/// How many mutexes the calling thread holds, as noted.
+intptr_t _lazyinject_checked_held_mutexes(void);
 
 /// Records that a first read on the calling thread took `path` (a `FirstReadPath` raw value).
 void _lazyinject_probe_record(int path);

@@ -24,7 +24,8 @@ typedef struct {
   /// `ExpressTable.swift`).
   void *_Nonnull payload;
   uint32_t kind;
-  uint32_t isObserved;
+  /// `ExpressFlags`: observed (1), main actor (2).
+  uint32_t flags;
 } _lazyinject_express_entry;
 
 /// Open addressing over pointers to entries; `mask + 1` slots, a power of two.
@@ -62,7 +63,7 @@ static inline const _lazyinject_express_entry *_Nullable _lazyinject_express_fin
 /// Adds an entry, unless the pair has one. Call with the shared registry's lock held and no slot
 /// lock.
 void _lazyinject_express_insert(const void *_Nonnull property, const void *_Nonnull container,
-                                void *_Nonnull payload, uint32_t kind, uint32_t isObserved);
+                                void *_Nonnull payload, uint32_t kind, uint32_t flags);
 
 /// Empties the table, and returns once no thread can still read what it held. Call with no slot
 /// lock held.

@@ -58,12 +58,15 @@ static inline void _lazyinject_unlock(const void *_Nonnull object) {
 }
 
 /// The hash of a (property type, container class) pair, by their metadata addresses: the
-/// resolution cache and the express table probe by it.
+/// resolution cache and the express table probe by it. Mixed in 64 bits whatever the word size:
+/// on a 32-bit platform (watchOS's arm64_32), shifting a word by 32 would be undefined behaviour.
+static inline uint64_t _lazyinject_hash_words(uint64_t property, uint64_t container) {
+  uint64_t mixed = property * 0x9E3779B97F4A7C15ull ^ container * 0xC2B2AE3D27D4EB4Full;
+  return mixed >> 32;
+}
 static inline uintptr_t _lazyinject_pair_hash(const void *_Nonnull property,
                                               const void *_Nonnull container) {
-  uintptr_t mixed = (uintptr_t)property * (uintptr_t)0x9E3779B97F4A7C15ull ^
-                    (uintptr_t)container * (uintptr_t)0xC2B2AE3D27D4EB4Full;
-  return mixed >> 32;
+  return (uintptr_t)_lazyinject_hash_words((uintptr_t)property, (uintptr_t)container);
 }
 
 /// The address of the object that marks a slot as being resolved, or 0 before the first
@@ -156,16 +159,23 @@ static inline int _lazyinject_stack_is_low(void) {
 }
 
 /// Whether the calling thread is the main thread, where the main actor runs synchronous code.
+/// Asked of the system once per thread.
 int _lazyinject_is_main_thread(void);
 
-/// The witness table of `registryType`'s conformance to LazyInject's
-/// `AutomaticModuleInstallation`, found whatever the conformance's isolation, or NULL if the
-/// program declares none. (A dynamic cast finds an isolated conformance only on its actor.)
-const void *_Nullable _lazyinject_automatic_module_installation(const void *_Nonnull registryType);
-
-/// Whether a weak reference can hold a value of `type`: a class, or a class-bound existential
-/// (`any P` where `P: AnyObject`, `AnyObject`), read from the metadata's kind and flags.
+/// Whether a weak reference can hold a value of `type`, from the metadata's kind and flags: 1 for
+/// a class or a class-bound existential (`any P` where `P: AnyObject`, `AnyObject`), 0 for a type
+/// that is certainly neither, -1 when the kind does not tell (an extended existential such as
+/// `any P<Int>`, kind 0x307, whose shape is not read here): the first value then decides.
 int _lazyinject_is_weakly_referenceable(const void *_Nonnull type);
+
+/// Whether the compiler emitted field records for the Swift type whose metadata is `metadata`
+/// (a module built with `-disable-reflection-metadata` has none, and the standard library's
+/// field reflection then lists no field at all); 1 for a type that is not a Swift type.
+int _lazyinject_has_field_records(const void *_Nonnull metadata);
+
+/// Whether the class whose metadata is `metadata` is a Swift class, whose stored properties Swift
+/// reflection lists; 0 for an Objective-C class, such as one declared `@objc @implementation`.
+int _lazyinject_is_swift_class(const void *_Nonnull metadata);
 
 /// What `type_category` says of a type: a class, a struct or enum other than `Optional`, an
 /// existential (`any P`, `Any`, `AnyObject`), or anything else (an optional, a tuple, a function).

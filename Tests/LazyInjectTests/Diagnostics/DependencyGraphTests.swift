@@ -1,4 +1,5 @@
 import LazyInject
+import LazyInjectChecks
 import LazyInjectValidationFixtures
 import Testing
 

@@ -1,4 +1,5 @@
 import LazyInject
+import LazyInjectChecks
 import Testing
 
 // A forward resolves its target for the same object: the checks follow it there, so that a

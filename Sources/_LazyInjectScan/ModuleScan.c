@@ -7,6 +7,10 @@
 #if defined(__APPLE__)
 #include <mach-o/dyld.h>
 #include <mach-o/getsect.h>
+#include <mach-o/loader.h>
+#include <objc/runtime.h>
+#include <pthread.h>
+#include <stdlib.h>
 #endif
 #if __has_include(<ptrauth.h>)
 #include <ptrauth.h>
@@ -151,20 +155,6 @@ static void visit(const context_descriptor *descriptor, scan *scan) {
   }
 }
 
-/// The runtime's: a type's context descriptor, or NULL for a type that has none (an Objective-C
-/// class).
-extern const void *swift_getTypeContextDescriptor(const void *metadata);
-
-int _lazyinject_has_field_records(const void *metadata) {
-  const context_descriptor *descriptor = swift_getTypeContextDescriptor(metadata);
-  if (descriptor == NULL) {
-    return 1;
-  }
-  // A type descriptor's field descriptor follows its metadata accessor: 0 when not emitted.
-  const int32_t *fields = &descriptor->accessFunction + 1;
-  return *fields != 0;
-}
-
 /// Visits the type metadata records in `[start, start + length)`: 32-bit relative pointers to
 /// type descriptors, whose low two bits say how (0: direct, 1: indirect; 2 and 3 name
 /// Objective-C classes, which are not Swift classes of a module).
@@ -192,28 +182,65 @@ static void visit_records(const void *start, uintptr_t length, scan *scan) {
 
 #if defined(__APPLE__)
 
-int _lazyinject_scan_classes(const char *module, _lazyinject_scan_body body, void *context) {
-  scan scan = {module, body, context};
-  uint32_t count = _dyld_image_count();
-  for (uint32_t image = 0; image < count; image++) {
-    const struct mach_header *header = _dyld_get_image_header(image);
-    if (header == NULL) {
-      continue;  // Unloaded since it was counted.
+/// The images whose records are scanned: every image the Objective-C runtime reports loaded,
+/// outside the dyld shared cache (whose system images declare no class of an app's module), as
+/// the Swift runtime (ImageInspectionMachO.cpp) and Swift Testing (SectionBounds.swift) collect
+/// them. Images are never unloaded once Swift code is in them, so a header stays valid.
+static pthread_mutex_t images_lock = PTHREAD_MUTEX_INITIALIZER;
+static const struct mach_header **images = NULL;
+static size_t image_count = 0, image_capacity = 0;
+
+/// Called by the Objective-C runtime for each image loaded, those already loaded included, on the
+/// thread that loads it.
+static void image_loaded(const struct mach_header *header) {
+  if ((header->flags & MH_DYLIB_IN_CACHE) != 0) {
+    return;
+  }
+  pthread_mutex_lock(&images_lock);
+  if (image_count == image_capacity) {
+    size_t capacity = image_capacity == 0 ? 64 : image_capacity * 2;
+    const struct mach_header **grown = realloc(images, capacity * sizeof(*images));
+    if (grown == NULL) {
+      abort();
     }
+    images = grown;
+    image_capacity = capacity;
+  }
+  images[image_count++] = header;
+  pthread_mutex_unlock(&images_lock);
+}
+
+static pthread_once_t images_once = PTHREAD_ONCE_INIT;
+static void collect_images(void) { objc_addLoadImageFunc(image_loaded); }
+
+int _lazyinject_scan_classes(const char *module, _lazyinject_scan_body body, void *context) {
+  pthread_once(&images_once, collect_images);
+  scan scan = {module, body, context};
+  // The list is copied, then walked unlocked: a metadata accessor may load an image.
+  pthread_mutex_lock(&images_lock);
+  size_t count = image_count;
+  const struct mach_header **headers = malloc((count == 0 ? 1 : count) * sizeof(*headers));
+  if (headers == NULL) {
+    abort();
+  }
+  memcpy(headers, images, count * sizeof(*headers));
+  pthread_mutex_unlock(&images_lock);
+  for (size_t image = 0; image < count; image++) {
     const char *sections[] = {"__swift5_types", "__swift5_types2"};
     for (size_t index = 0; index < sizeof(sections) / sizeof(sections[0]); index++) {
       unsigned long size = 0;
 #if __LP64__
-      const uint8_t *data =
-          getsectiondata((const struct mach_header_64 *)header, "__TEXT", sections[index], &size);
+      const uint8_t *data = getsectiondata(
+          (const struct mach_header_64 *)headers[image], "__TEXT", sections[index], &size);
 #else
-      const uint8_t *data = getsectiondata(header, "__TEXT", sections[index], &size);
+      const uint8_t *data = getsectiondata(headers[image], "__TEXT", sections[index], &size);
 #endif
       if (data != NULL) {
         visit_records(data, size, &scan);
       }
     }
   }
+  free(headers);
   return 1;
 }
 

@@ -99,6 +99,16 @@ extension InitializerRegistry {
   public func unregister<Container: AnyObject, Property>(
     _ property: KeyPath<Container, LazyProjection<Property>>
   ) {
-    change { $0.remove(property: Property.self, keyPath: property) }
+    change { $0.remove(property: Property.self, keyPath: property).map { [$0] } ?? [] }
+  }
+}
+
+extension PropertyTarget {
+  /// The property that `keyPath` leads to, a `@Lazy` property's projection.
+  convenience init<Root: AnyObject, Value>(_ keyPath: KeyPath<Root, LazyProjection<Value>>) {
+    self.init(rootClass: Root.self, keyPath: keyPath, storageType: Lazy<Value>.self) { object in
+      let projection = unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
+      return (projection.container, UnsafeRawPointer(projection.slot.address))
+    }
   }
 }

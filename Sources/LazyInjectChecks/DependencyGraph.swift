@@ -1,3 +1,5 @@
+import LazyInject
+
 extension InitializerRegistry {
   /// The dependency graph of a module's classes, as the registry's rules resolve it now, drawn
   /// in Graphviz's DOT and in Mermaid.
@@ -79,10 +81,11 @@ extension InitializerRegistry {
     builder.notes = notes
     var queue = classes
     var visited = Set<ObjectIdentifier>()
+    let registries = searchedRegistries
     while let containerClass = queue.first {
       queue.removeFirst()
       guard visited.insert(ObjectIdentifier(containerClass)).inserted else { continue }
-      guard let fields = LazyField.fields(of: containerClass) else {
+      guard let fields = try? LazyField.fields(of: containerClass) else {
         builder.notes.append(
           "Unreadable (reflection metadata left out): \(typeName(containerClass)).")
         continue
@@ -90,18 +93,19 @@ extension InitializerRegistry {
       // A subclass draws an inherited property only where its rule differs from its
       // superclass's, and an edge to the superclass, which is drawn too.
       let superclass: AnyClass? = _getSuperclass(containerClass).flatMap { superclass in
-        LazyField.fields(of: superclass)?.isEmpty == false ? superclass : nil
+        (try? LazyField.fields(of: superclass))?.isEmpty == false ? superclass : nil
       }
       if let superclass {
         builder.addInheritance(from: containerClass, to: superclass)
         queue.append(superclass)
       }
       for field in fields {
-        let check = check(field, in: containerClass, container: nil)
+        let check = check(field, in: containerClass, container: nil, registries: registries)
         queue += followed(check)
         if let superclass, field.declaringClass != containerClass,
           builder.summary(check.outcome)
-            == builder.summary(self.check(field, in: superclass, container: nil).outcome)
+            == builder.summary(
+              self.check(field, in: superclass, container: nil, registries: registries).outcome)
         {
           continue
         }
@@ -121,7 +125,7 @@ extension InitializerRegistry {
       types.append(unwrappingOptionalTypes(target))
     }
     return types.compactMap { $0 as? AnyClass }.filter {
-      !(LazyField.fields(of: $0)?.isEmpty ?? true)
+      !((try? LazyField.fields(of: $0))?.isEmpty ?? true)
     }
   }
 }
@@ -129,8 +133,8 @@ extension InitializerRegistry {
 /// `T` for `T?`, `T??`...
 private func unwrappingOptionalTypes(_ type: Any.Type) -> Any.Type {
   var current = type
-  while let optional = current as? any _OptionalDependency.Type {
-    current = optional.wrappedType
+  while let wrapped = wrappedType(of: current) {
+    current = wrapped
   }
   return current
 }
@@ -182,7 +186,7 @@ private struct GraphBuilder {
     for node in [from, to] where !nodes.contains(node) {
       nodes.append(node)
     }
-    let label = "\(check.field.name): \(summary(check.outcome))"
+    let label = "\(check.field.displayName): \(summary(check.outcome))"
     guard seenEdges.insert("\(from)\u{0}\(to)\u{0}\(label)").inserted else { return }
     edges.append(
       Edge(
@@ -305,5 +309,25 @@ private struct GraphBuilder {
     text.replacingEvery("\"", with: "#quot;")
       .replacingEvery("<", with: "#lt;")
       .replacingEvery(">", with: "#gt;")
+  }
+}
+
+extension String {
+  /// The string with every occurrence of `target` replaced by `replacement`. (The standard
+  /// library's `replacing(_:with:)` needs macOS 13; Foundation's is not imported here.)
+  fileprivate func replacingEvery(_ target: String, with replacement: String) -> String {
+    guard !target.isEmpty else { return self }
+    var result = ""
+    var index = startIndex
+    while index < endIndex {
+      if self[index...].starts(with: target) {
+        result += replacement
+        index = self.index(index, offsetBy: target.count)
+      } else {
+        result.append(self[index])
+        index = self.index(after: index)
+      }
+    }
+    return result
   }
 }

@@ -89,7 +89,9 @@ extension InitializerRegistry {
               + " registry of the forward at \(fileID):\(line) no longer exists.")
         }
         // From the registry with the layers in force, so that a mock of the target is forwarded.
-        let value = try base.resolve(targetType, for: sender)
+        var outcome = Outcome()
+        let value = try Self.resolve(
+          targetType, for: sender, slot: nil, plan: .general, generally: base, outcome: &outcome)
         guard let forwarded = value as? Forwarded else {
           throw ResolutionError.forwardTargetMismatch(
             forwarded: forwardedType, target: targetType, value: value,

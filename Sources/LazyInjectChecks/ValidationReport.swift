@@ -1,3 +1,5 @@
+import LazyInject
+
 extension InitializerRegistry {
   /// What ``InitializerRegistry/validate(classes:)`` and
   /// ``InitializerRegistry/validate(classesIn:excluding:)`` checked, when every property passed.

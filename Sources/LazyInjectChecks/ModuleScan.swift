@@ -1,4 +1,5 @@
-import _LazyInjectShims
+import LazyInject
+import _LazyInjectScan
 
 /// The classes a module declares, found from the type metadata records of the images loaded in
 /// the process (`ModuleScan.c`), with no object made.

@@ -3,17 +3,19 @@ import _LazyInjectShims
 extension InitializerRegistry {
   /// Rules for types close to `property` that a missing-registration message should mention: for
   /// `T`, a registration of `T?`; for `any P`, registrations of types that conform to `P`; in
-  /// this registry and the override layers in force over it.
+  /// `registries` (a registry and the override layers in force over it).
   ///
   /// Only references are copied under each lock; conformances are checked after unlocking.
-  internal func nearMisses(for property: Any.Type) -> [Rule] {
-    searchedRegistries.flatMap { $0.ownNearMisses(for: property) }
+  package static func nearMisses(for property: Any.Type, in registries: [InitializerRegistry])
+    -> [Rule]
+  {
+    registries.flatMap { $0.ownNearMisses(for: property) }
       .sorted { $0.description < $1.description }
   }
 
   /// The fix for a near miss of `property`: `"Register any MyApp.Tracking, or forward it:
   /// forward((any MyApp.Tracking).self, to: ...)"`.
-  internal static func nearMissFix(for property: Any.Type) -> String {
+  package static func nearMissFix(for property: Any.Type) -> String {
     let name = codeName(property)
     return "Register \(name), or forward it: forward((\(name)).self, to: ...)"
   }
@@ -27,10 +29,10 @@ extension InitializerRegistry {
         unsafeBitCast(property, to: UnsafeRawPointer.self))
     {
       let existentialMetatype = unsafeBitCast(metatype, to: Any.Type.self)
-      let registered = withState { table.propertyTypes }
+      let registered = withState { $0.rules.propertyTypes }
       types += registered.filter { isValue($0, of: existentialMetatype) }
     }
-    let near = withState { types.flatMap { table.registrations(for: $0) } }
+    let near = withState { state in types.flatMap { state.rules.registrations(for: $0) } }
     return near.map(\.rule)
   }
 }

@@ -2,7 +2,7 @@ import _LazyInjectShims
 
 /// The name users see for a type in messages: module-qualified, as in `MyApp.ResourceLoader`,
 /// without the `(unknown context at $…)` that private and local types carry.
-internal func typeName(_ type: Any.Type) -> String {
+package func typeName(_ type: Any.Type) -> String {
   let name = String(reflecting: type)
   let marker = Array("(unknown context at $".utf8)
   let bytes = Array(name.utf8)
@@ -27,7 +27,7 @@ internal func typeName(_ type: Any.Type) -> String {
 /// How Swift code spells `type`: `any MyApp.Tracking` for a protocol's existential (which
 /// `typeName` prints as `MyApp.Tracking`), `(any MyApp.Tracking)?` for an optional one
 /// (`Swift.Optional<MyApp.Tracking>`), else its name.
-internal func codeName(_ type: Any.Type) -> String {
+package func codeName(_ type: Any.Type) -> String {
   if let optional = type as? any _OptionalDependency.Type {
     let wrapped = codeName(optional.wrappedType)
     return wrapped.hasPrefix("any ") ? "(\(wrapped))?" : "\(wrapped)?"
@@ -38,24 +38,4 @@ internal func codeName(_ type: Any.Type) -> String {
     == LAZYINJECT_CATEGORY_EXISTENTIAL
   guard isExistential, type != Any.self, type != AnyObject.self else { return name }
   return "any \(name)"
-}
-
-extension String {
-  /// The string with every occurrence of `target` replaced by `replacement`. (The standard
-  /// library's `replacing(_:with:)` needs macOS 13; Foundation's is not imported here.)
-  internal func replacingEvery(_ target: String, with replacement: String) -> String {
-    guard !target.isEmpty else { return self }
-    var result = ""
-    var index = startIndex
-    while index < endIndex {
-      if self[index...].starts(with: target) {
-        result += replacement
-        index = self.index(index, offsetBy: target.count)
-      } else {
-        result.append(self[index])
-        index = self.index(after: index)
-      }
-    }
-    return result
-  }
 }

@@ -1,7 +1,7 @@
 // The classes of a module, read from the type metadata records the compiler emits for every
 // type (the `swift5_type_metadata` section on ELF, `__swift5_types` and `__swift5_types2` on
 // Mach-O), as the runtime's own conformance lookup and Swift Testing's discovery read them.
-// Internal to LazyInject: the names start with an underscore and may change in any release.
+// Internal to LazyInjectChecks: the names start with an underscore and may change in any release.
 #ifndef LAZYINJECT_MODULE_SCAN_H
 #define LAZYINJECT_MODULE_SCAN_H
 
@@ -28,15 +28,11 @@ typedef void (*_lazyinject_scan_body)(
     void *_Nullable context);
 
 /// Calls `body` for every class declared in the module named `module` in the images loaded in
-/// the process, or with `module` NULL, for the module of every class. Getting a class's metadata
-/// runs its metadata accessor, which on Darwin may run an Objective-C class's `+initialize`.
-/// Returns 0 where the platform keeps no records LazyInject can read.
+/// the process (on Darwin, those outside the shared cache), or with `module` NULL, for the module
+/// of every class. Getting a class's metadata runs its metadata accessor, which on Darwin may run
+/// the `+initialize` of its Objective-C superclasses. Returns 0 where the platform keeps no
+/// records LazyInject can read.
 int _lazyinject_scan_classes(
     const char *_Nullable module, _lazyinject_scan_body _Nonnull body, void *_Nullable context);
-
-/// Whether the compiler emitted field records for the Swift type whose metadata is `metadata`
-/// (a module built with `-disable-reflection-metadata` has none, and the standard library's
-/// field reflection then lists no field at all); 1 for a type that is not a Swift type.
-int _lazyinject_has_field_records(const void *_Nonnull metadata);
 
 #endif

@@ -1,0 +1,75 @@
+import _LazyInjectShims
+
+// What a `@Lazy` slot keeps for a value, and the reads and writes of a slot other than the
+// getter's: assigning, resetting, and the projection's questions.
+
+extension Lazy {
+  /// The retained word a slot keeps for `value`, built as `outcome` tells: the value itself if it
+  /// is an object built by its pair's pin with no override layer's rule, else a box that records
+  /// its rule and the layers used.
+  @inlinable
+  internal static func _word(for value: Value, outcome: InitializerRegistry.Outcome) -> UInt {
+    _word(for: value, origin: outcome.origin, taint: outcome.taint, isPinned: outcome.isPinned)
+  }
+
+  @usableFromInline
+  internal static func _word(
+    for value: Value, origin: ValueOrigin?, taint: LayerTaint, isPinned: Bool
+  ) -> UInt {
+    guard isSingleReference(Value.self) else {
+      return UInt(
+        bitPattern: Unmanaged.passRetained(_LazyBox(value, origin: origin, taint: taint))
+          .toOpaque())
+    }
+    let object = unsafeBitCast(value, to: AnyObject.self)
+    if isPinned && taint.isEmpty {
+      return UInt(bitPattern: Unmanaged.passRetained(object).toOpaque())
+    }
+    return _LazyObjectBox(object, origin: origin, taint: taint).retainedWord
+  }
+
+  /// Assigns `value`, in a box with no rule; what it replaces is released after unlocking.
+  @usableFromInline
+  internal static func _assign(_ value: Value, in container: AnyObject, slot: _LazySlot) {
+    _replace(in: container, slot: slot, with: _word(for: value, origin: nil, taint: LayerTaint(), isPinned: false))
+  }
+
+  /// Puts `word`, retained (0 to reset), in the slot; what it replaces is released after
+  /// unlocking. A reset forgets the layers the object was made under, if the slot still had
+  /// them: the next read resolves with the reader's.
+  internal static func _replace(in container: AnyObject, slot: _LazySlot, with word: UInt) {
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    SlotLock.lock(object)
+    let replaced = slot.word
+    slot.word = word
+    SlotLock.unlock(object)
+    _FirstRead.didReplace(replaced)
+  }
+
+  /// Whether the slot of `container` holds a value, and the rule that produced it (nil if
+  /// assigned).
+  internal static func _state(in container: AnyObject, slot: _LazySlot)
+    -> (isResolved: Bool, rule: InitializerRegistry.Rule?)
+  {
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    SlotLock.lock(object)
+    let word = slot.word
+    let content = SlotWord.content(
+      of: word, marker: _lazyinject_in_flight_marker(), storesObject: isSingleReference(Value.self))
+    // Retained under the lock: another thread may replace and release the box once unlocked.
+    var origin: ValueOrigin?
+    if content == .boxed {
+      let box = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: word)!)
+        .takeUnretainedValue()
+      origin = (box as? _LazyObjectBox)?.origin ?? (box as? _LazyBox<Value>)?.origin
+    }
+    SlotLock.unlock(object)
+    guard content == .object else {
+      return (content.isValue, origin?.rule)
+    }
+    let pin = InitializerRegistry.shared.withState {
+      $0.rules.pin(of: Value.self, in: type(of: container))
+    }
+    return (true, pin?.rule(of: Value.self))
+  }
+}

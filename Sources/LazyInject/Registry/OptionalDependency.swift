@@ -1,0 +1,33 @@
+/// What LazyInject asks of `Optional`: a `T?` property that no rule of `T?` serves is served by
+/// the rules of `T`, or is nil.
+internal protocol _OptionalDependency {
+  /// The wrapped type.
+  static var wrappedType: Any.Type { get }
+
+  /// The wrapped value, or nil; nil for `.none` itself.
+  var wrappedValue: Any? { get }
+
+  /// `.none`.
+  static var none: Self { get }
+}
+
+extension Optional: _OptionalDependency {
+  static var wrappedType: Any.Type { Wrapped.self }
+
+  var wrappedValue: Any? { self.map { $0 } }
+}
+
+/// `value` with every level of `Optional` around it removed; nil if one of them is `.none`.
+internal func unwrappingOptionals(_ value: Any) -> Any? {
+  var current = value
+  while let optional = current as? any _OptionalDependency {
+    guard let wrapped = optional.wrappedValue else { return nil }
+    current = wrapped
+  }
+  return current
+}
+
+/// `T` for `T?`; nil for a type that is not optional.
+package func wrappedType(of type: Any.Type) -> Any.Type? {
+  (type as? any _OptionalDependency.Type)?.wrappedType
+}

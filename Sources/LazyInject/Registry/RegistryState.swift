@@ -1,0 +1,185 @@
+import Dispatch
+import _LazyInjectShims
+
+// The registry's one state, and its gate: the lock, the installation of automatic modules on the
+// first use, waiting for another thread, and the one place that empties the express table.
+
+extension InitializerRegistry {
+  /// Everything of a registry that changes, guarded by its lock (`Protected`, which checks in
+  /// debug builds that every access holds it).
+  struct State {
+    var rules = RuleTable()
+    var instances = InstanceStore()
+    /// Whether the automatic modules of ``shared`` are installed; every other registry starts
+    /// `.installed`.
+    var modules: AutomaticModules
+    /// Threads waiting on the lock's condition for a shared instance or for the modules.
+    var waitingThreads = 0
+    var duplicateHandler: @Sendable (DuplicateRegistration) -> Void = DuplicateRegistration.warnOnce
+    var tracer: (@Sendable (ResolutionEvent) -> Void)?
+  }
+
+  enum AutomaticModules {
+    case pending
+    case installing(thread: UnsafeRawPointer)
+    /// The first use was off the main actor: the main actor installs (a job on the main queue,
+    /// or its own next use of the registry) while the other threads wait, for a bounded time.
+    case awaitingMainActor(since: UInt64)
+    case installed
+  }
+
+  /// Runs `body` with the lock held, after the automatic modules are installed.
+  ///
+  /// Every touch of the registry's state comes through here (or `withStateChange`), so the first
+  /// touch of ``shared`` of any kind (registering, resolving, explaining, overriding…) installs
+  /// the modules, exactly once: a registration made before any resolution is added after them
+  /// and wins. Other threads wait while one installs; the installing thread itself passes, so
+  /// modules can register.
+  internal func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    while true {
+      let result: Result? = try state.lock.withLock {
+        claimInstallation() ? nil : try body(&state.value)
+      }
+      if let result {
+        return result
+      }
+      installAutomaticModules()
+    }
+  }
+
+  /// Runs `body`, which changes the rules or drops kept instances, as `withState` does; then,
+  /// still under the lock, empties the express table.
+  ///
+  /// The one place that empties it (`ExpressTable.clear()`): an entry names a registration or a
+  /// kept object without retaining it, so it must be gone before the caller releases what
+  /// `body` took out, after unlocking.
+  internal func withStateChange<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    try withState { state in
+      defer {
+        if self === Self.shared {  // The only registry whose plans the table holds.
+          ExpressTable.clear()
+        }
+      }
+      return try body(&state)
+    }
+  }
+
+  /// Waits until the automatic modules are installed (or this thread is installing them), or
+  /// until this thread claims their installation; returns whether it must install them now (with
+  /// the lock released). Stops the program if the main actor does not install them in time.
+  ///
+  /// Call with the lock held.
+  private func claimInstallation() -> Bool {
+    let thread = _lazyinject_thread_identity()
+    while true {
+      switch state.value.modules {
+      case .installed:
+        return false
+      case .installing(let installer):
+        if installer == thread {
+          return false  // A module registering.
+        }
+        waitForAnotherThread()
+      case .pending:
+        state.value.modules =
+          isOnMainActor()
+          ? .installing(thread: thread)
+          : .awaitingMainActor(since: DispatchTime.now().uptimeNanoseconds)
+        return true
+      case .awaitingMainActor(let since):
+        if isOnMainActor() {
+          state.value.modules = .installing(thread: thread)
+          return true
+        }
+        let waited = (DispatchTime.now().uptimeNanoseconds - since) / 1_000_000_000
+        let limit = UInt64(Self.mainActorWaitSeconds)
+        if waited >= limit {
+          fatalError(Self.mainActorDidNotInstall(waited: Int(waited)))
+        }
+        state.value.waitingThreads += 1
+        _ = state.lock.wait(seconds: Int(limit - waited))
+        state.value.waitingThreads -= 1
+      }
+    }
+  }
+
+  /// Installs the modules of the program's `AutomaticModuleInstallation` conformance, if any, into
+  /// this registry (``shared``), on the main actor: called by `withState` with no lock held, once
+  /// this thread claimed the installation.
+  ///
+  /// Off the main actor, it hands the installation over to the main queue, and returns: the
+  /// calling thread then waits in `withState` like the others.
+  private func installAutomaticModules() {
+    guard isOnMainActor() else {
+      DispatchQueue.main.async {
+        InitializerRegistry.shared.withState { _ in }  // The main actor claims and installs.
+      }
+      return
+    }
+    if let installation = (InitializerRegistry.self as Any) as? any AutomaticModuleInstallation.Type
+    {
+      // Into the registry itself, even when first touched inside an override scope.
+      OverrideScope.$configuring.withValue(nil) {
+        OverrideScope.$current.withValue(nil) {
+          install(try! onMainActorAnywhere(Self.automaticModules(of:))(installation))
+        }
+      }
+    }
+    state.lock.withLock {
+      state.value.modules = .installed
+      wakeWaitingThreads()
+    }
+  }
+
+  @MainActor
+  private static func automaticModules(of installation: any AutomaticModuleInstallation.Type)
+    -> [any InitializerModule]
+  {
+    installation.automaticModules
+  }
+
+  /// The message that stops a thread which waited `waited` seconds for the main actor to install
+  /// the automatic modules: if the main thread waits for this one, neither would ever go on.
+  private static func mainActorDidNotInstall(waited: Int) -> String {
+    """
+    LazyInject cannot use InitializerRegistry.shared: it was first used off the main actor, and \
+    the automatic modules (AutomaticModuleInstallation) are installed on the main actor, which \
+    did not run them in \(waited) s. The main thread is probably waiting for this thread, so \
+    neither would ever go on.
+    Fix: use InitializerRegistry.shared on the main actor before other threads do (at launch, \
+    or in a test's set-up: `_ = InitializerRegistry.shared.description`), or let the main \
+    thread run while it waits (await instead of blocking).
+    """
+  }
+
+  /// How long a thread waits for the main actor to install the automatic modules before it stops
+  /// the program: 10 s unless set, and never less than 1.
+  private static let mainActorWait = Protected(10)
+
+  /// The seconds a thread waits for the main actor to install the automatic modules before it
+  /// stops the program with the fix.
+  ///
+  /// For the package's tests.
+  package static var mainActorWaitSeconds: Int {
+    get { mainActorWait.withLock { $0 } }
+    set { mainActorWait.withLock { $0 = max(1, newValue) } }
+  }
+
+  /// Waits for `wakeWaitingThreads()`.
+  ///
+  /// Call with the lock held.
+  internal func waitForAnotherThread() {
+    state.value.waitingThreads += 1
+    state.lock.wait()
+    state.value.waitingThreads -= 1
+  }
+
+  /// Wakes the threads in `waitForAnotherThread()`.
+  ///
+  /// Call with the lock held.
+  internal func wakeWaitingThreads() {
+    if state.value.waitingThreads > 0 {
+      state.lock.broadcast()
+    }
+  }
+}

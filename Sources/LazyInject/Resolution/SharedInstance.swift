@@ -1,0 +1,164 @@
+import _LazyInjectShims
+
+extension InitializerRegistry {
+  /// The value of `registration`, one of this registry's rules, for `container`, as a
+  /// `Property`: built, or found where its scope keeps it.
+  ///
+  /// `stack` is the calling task's override layers. A registration of another type is a rule
+  /// of `T` serving a `T?` property: its value is wrapped.
+  internal func instance<Property>(
+    of registration: AnyRegistration, as property: Property.Type, for container: AnyObject,
+    frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?
+  ) throws -> Property {
+    guard registration.propertyType == property, registration.policy == .none else {
+      return try sharedInstance(
+        of: registration, as: property, for: container, frame: frame, stack: stack)
+    }
+    // No other frame: deep chains of first reads take this way.
+    return try Self.build(
+      unsafeDowncast(registration, to: Registration<Property>.self), for: container)
+  }
+
+  /// The value of a shared `registration`, or of one of another type (a rule of `T` serving a
+  /// `T?` property), as a `Property`.
+  private func sharedInstance<Property>(
+    of registration: AnyRegistration, as property: Property.Type, for container: AnyObject,
+    frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?
+  ) throws -> Property {
+    guard registration.propertyType == property else {
+      return try sharedInstance(of: registration, for: container, frame: frame, stack: stack) {
+        do {
+          return try registration.makeAny(container)
+        } catch {
+          throw Self.failure(error, of: registration)
+        }
+      } as! Property
+    }
+    let typed = unsafeDowncast(registration, to: Registration<Property>.self)
+    return try sharedInstance(of: registration, for: container, frame: frame, stack: stack) {
+      try Self.build(typed, for: container)
+    }
+  }
+
+  /// The instance of `registration` by its scope: `build` for `.unique`; else the instance kept,
+  /// or one built by exactly one thread and kept.
+  ///
+  /// An instance whose build used a rule of an override layer above this registry belongs to
+  /// that layer (the innermost one used): it is kept there, seen only by resolutions under that
+  /// layer, and dies with it. One whose build used layers that are no single chain (an object's
+  /// layers and a reader's, or two registries' layers) is kept by nobody: it goes to that read
+  /// alone. Other threads wait for a build under way, unless waiting would close a cycle (see
+  /// `WaitGraph`).
+  private func sharedInstance<Value>(
+    of registration: AnyRegistration, for container: AnyObject,
+    frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?,
+    build: () throws -> Value
+  ) throws -> Value {
+    guard registration.policy != .none else {
+      return try build()
+    }
+    // The registries of the layers above this one, over the same registry, outermost first: a
+    // layer's own rules before its in-force ones. Each may keep an instance it adopted.
+    let adopters: [InitializerRegistry] = (stack?.layers ?? []).flatMap { layer in
+      layer.base == root && layer.registry.overrideDepth > overrideDepth
+        ? [layer.registry, layer.inForce] : []
+    }
+    var adopterGenerations: [Int] = []
+    let kept: Any? = try state.lock.withLock {
+      while true {
+        for layer in adopters.reversed() {
+          if let adopted = layer.withState({ $0.instances.instance(of: registration) }) {
+            frame.pointee.use(layer)
+            return adopted
+          }
+        }
+        if let kept = state.value.instances.instance(of: registration) {
+          return kept
+        }
+        let thread = _lazyinject_thread_identity()
+        guard let builder = state.value.instances.builder(of: registration) else {
+          state.value.instances.setBuilder(thread, of: registration)
+          adopterGenerations = adopters.map { layer in
+            layer.withState { $0.instances.generation(of: registration.scope) }
+          }
+          frame.pointee.building = ObjectIdentifier(registration)
+          return nil
+        }
+        if builder == thread {
+          throw ResolutionError.dependencyCycle(
+            steps: ResolutionFrame.chain.map(\.summary) + ["\(registration.rule) again"],
+            isDepthLimit: false)
+        }
+        if let cycle = WaitGraph.willWait(for: .registration(ObjectIdentifier(registration))) {
+          throw cycle
+        }
+        waitForAnotherThread()
+        WaitGraph.didWait()
+      }
+    }
+    if let kept {
+      return kept as! Value
+    }
+    // Objects made by the build learn from it which layers keep them (see `Capture`).
+    let sharedBuild = stack == nil ? nil : SharedBuild()
+    let value: Value
+    do {
+      if let sharedBuild {
+        value = try OverrideScope.$sharedBuild.withValue(sharedBuild, operation: build)
+      } else {
+        value = try build()
+      }
+    } catch {
+      state.lock.withLock {
+        state.value.instances.setBuilder(nil, of: registration)
+        frame.pointee.building = nil
+        wakeWaitingThreads()
+      }
+      throw error
+    }
+    // The values the sender keeps may have been built with other layers' rules: the build may
+    // have read them.
+    if _lazyinject_overrides_used() != 0 {
+      frame.pointee.taint.add(LayerTaint.of(container))
+    }
+    let taint = frame.pointee.taint
+    let keeper = try state.lock.withLock { () throws -> SharedBuild.Keeper in
+      let wasReset = state.value.instances.setBuilder(nil, of: registration)
+      frame.pointee.building = nil
+      wakeWaitingThreads()
+      // A reset of the scope while the value was built: it goes to this caller only, which
+      // asked before the reset; resolutions that asked after it build anew. The same for a build
+      // whose layers are no single chain.
+      guard !wasReset, !taint.forbidsKeeping, stack?.isMerged != true else { return .notKept }
+      // This registry keeps it if the build used no layer, or only this one and those it nests in
+      // (in force now, over the same registry, no deeper).
+      guard let used = taint.layer,
+        used.depth > overrideDepth || !(stack?.holds(used.identifier) ?? false)
+      else {
+        try keep(value, of: registration, in: &state.value)
+        return .kept(stack?.chain(through: self) ?? [])
+      }
+      // Else the layer whose rules it used, if that is one of the adopters, which this
+      // resolution holds (a layer that is not in force here cannot keep it).
+      guard
+        let index = adopters.firstIndex(where: { ObjectIdentifier($0) == used.identifier }),
+        adopters[index].withState({ $0.instances.generation(of: registration.scope) })
+          == adopterGenerations[index]
+      else { return .notKept }
+      try adopters[index].withState { try keep(value, of: registration, in: &$0) }
+      return .kept(stack?.chain(through: adopters[index]) ?? [])
+    }
+    sharedBuild?.keeper.withLock { $0 = keeper }
+    return value
+  }
+
+  /// Keeps `value` for `registration` in `state`.
+  ///
+  /// - Throws: For a `.weak` registration whose value is no object.
+  private func keep(_ value: Any, of registration: AnyRegistration, in state: inout State) throws {
+    guard state.instances.keep(value, of: registration) else {
+      throw ResolutionError.weakScopeRequiresClass(
+        rule: registration.rule, valueType: type(of: unwrappingOptionals(value) ?? value))
+    }
+  }
+}

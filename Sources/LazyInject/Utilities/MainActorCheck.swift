@@ -1,0 +1,31 @@
+import Dispatch
+import _LazyInjectShims
+
+/// Whether the calling code runs on the main actor: on the main thread, or in a job of the main
+/// queue, which serves the main actor (on Linux, a worker thread may drain it, as under Swift
+/// Testing, where the runtime's own check says no).
+@usableFromInline
+internal func isOnMainActor() -> Bool {
+  _lazyinject_is_main_thread() != 0 || DispatchQueue.getSpecific(key: mainQueueKey) != nil
+}
+
+/// A key that only the main queue has, to tell its jobs from others.
+private let mainQueueKey: DispatchSpecificKey<Bool> = {
+  let key = DispatchSpecificKey<Bool>()
+  DispatchQueue.main.setSpecific(key: key, value: true)
+  return key
+}()
+
+/// The main-actor `function` as one callable from anywhere, for callers that checked
+/// `isOnMainActor()` first.
+///
+/// A synchronous `@MainActor` function has the representation of a nonisolated one (pointer
+/// authentication ignores isolation: `GenPointerAuth.cpp`); calling it on the main thread is what
+/// `MainActor.assumeIsolated` does too. That function would do, but it requires a `Sendable`
+/// result, which the values of main-actor initializers often are not (a test's spy), and it
+/// traps in a main-queue job that a worker thread drains (Linux).
+internal func onMainActorAnywhere<Argument, Result>(
+  _ function: @escaping @MainActor (Argument) throws -> Result
+) -> @Sendable (Argument) throws -> Result {
+  unsafeBitCast(function, to: (@Sendable (Argument) throws -> Result).self)
+}

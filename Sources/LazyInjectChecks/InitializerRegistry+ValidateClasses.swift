@@ -1,0 +1,190 @@
+import LazyInject
+
+// The checks of a whole app's classes, without making any object: `LazyInjectChecks`, a library
+// for tests and tools, which apps do not ship. Every property is told by the registry's one
+// decision (`decide`), as a first read would resolve it.
+
+extension InitializerRegistry {
+  /// Checks, without making any object, that every `@Lazy` and `@WeakLazy` property of each of
+  /// `classes` (inherited ones included) can be resolved now.
+  ///
+  /// ```swift
+  /// try registry.validate(classes: [UsersViewController.self, ProjectsViewController.self])
+  /// ```
+  ///
+  /// Nothing is constructed: the properties are read from each class's metadata, so this works
+  /// for view controllers that need a coder or a storyboard. The override layers in force on the
+  /// calling task count, as they do for a resolution. An optional (or `@WeakLazy`) property that
+  /// no rule serves is nil by design and passes, unless a related type is registered (a concrete
+  /// type that conforms to its protocol), which is reported. A forward counts when its target
+  /// resolves. A rule for one property counts when LazyInject can tell its property without an
+  /// object: once it has served a read or ``validate(_:)``, or when its class has one `@Lazy`
+  /// property of the type; otherwise the thrown error says so, where the property would have no
+  /// other rule.
+  ///
+  /// It cannot see rules that are registered later at run time, nor the values an initializer
+  /// builds or resolves inside it: only the properties themselves.
+  ///
+  /// - Returns: What was checked.
+  /// - Throws: One ``ResolutionError`` of kind ``ResolutionError/Kind/unresolvableProperties``
+  ///   listing each property that has no rule, or whose forward's target has none (its class,
+  ///   the class that declares it, and the classes searched), each optional property that is
+  ///   always nil while a related type is registered, each property that only rules for one
+  ///   property could serve while which one each names cannot be told without an object, and
+  ///   each class whose stored properties cannot be read because its reflection metadata was
+  ///   left out of the build.
+  @discardableResult
+  public func validate(classes: [AnyClass]) throws -> ValidationReport {
+    try validate(classes, in: nil)
+  }
+
+  /// Checks, without making any object, every class of the module named `moduleName`, as
+  /// ``validate(classes:)`` does, except those in `excluded`.
+  ///
+  /// One test checks a whole app:
+  ///
+  /// ```swift
+  /// @Test func everyScreenCanResolveItsDependencies() throws {
+  ///   let report = try InitializerRegistry.shared.validate(
+  ///     classesIn: "MyApp", excluding: [ViewController.self])
+  ///   // Generic classes are not checked: expect the ones you know, validate their
+  ///   // specializations with validate(classes:).
+  ///   #expect(report.skippedGenericClasses.isEmpty, "\(report)")
+  /// }
+  /// ```
+  ///
+  /// The module's classes are found in the type records the compiler emits for every type:
+  /// screens, view models, and the services whose own `@Lazy` properties their dependencies
+  /// need. Call it once the app's registrations are made (an app's automatic modules are, for
+  /// ``shared``). A generic class (or a class nested in a generic type) has no metadata to read
+  /// until it is specialized, so it is not checked: the returned report lists it in
+  /// ``ValidationReport/skippedGenericClasses`` and its description names it, and a test that
+  /// expects that list notices a new one; pass the specializations the app uses to
+  /// ``validate(classes:)``. `excluded` names classes of the module to leave out (an abstract
+  /// base class whose subclasses are checked with its properties), not their subclasses.
+  ///
+  /// Finding the classes reads the type records of the images loaded in the process (on Darwin,
+  /// the images outside the shared cache, collected as the Objective-C runtime reports them
+  /// loaded), and getting a class's metadata runs its metadata accessor, which for a class that
+  /// inherits from an Objective-C class may run the `+initialize` of its Objective-C superclasses,
+  /// on the calling thread. The scan is tested on Linux; Darwin keeps the same records, in each
+  /// image's `__swift5_types` sections, and CI cannot run it there. ``validate(classes:)`` needs
+  /// no scan.
+  ///
+  /// - Parameters:
+  ///   - moduleName: The module's name, as in `import MyApp` (a target's name with spaces and
+  ///     dashes replaced by underscores).
+  ///   - excluded: Classes not to check.
+  /// - Returns: What was checked, and the generic classes skipped.
+  /// - Throws: The error of ``validate(classes:)``, which also names the module's classes whose
+  ///   metadata the scan could not get; the same kind of error, checking nothing, when no class
+  ///   of the process belongs to a module of that name (listing the modules that have classes),
+  ///   when the platform keeps no type records LazyInject can read, or when `excluded` names a
+  ///   class that is not one of the module's non-generic classes; and when the module's classes
+  ///   have no `@Lazy` or `@WeakLazy` property at all, so that nothing was checked.
+  @discardableResult
+  public func validate(classesIn moduleName: String, excluding excluded: [AnyClass] = [])
+    throws -> ValidationReport
+  {
+    let scan = try Self.scan(moduleName)
+    let scanned = Set(scan.classes.map(ObjectIdentifier.init))
+    let strangers = excluded.filter { !scanned.contains(ObjectIdentifier($0)) }
+    guard strangers.isEmpty else {
+      throw ResolutionError(
+        .unresolvableProperties,
+        "LazyInject cannot exclude " + strangers.map(typeName).joined(separator: ", ")
+          + ": not a non-generic class of the module \(moduleName), so excluding it has no"
+          + " effect; nothing was checked.\nFix: remove it from excluding:, or validate the"
+          + " module that declares it (a generic class's specializations are never scanned).")
+    }
+    let excludedClasses = Set(excluded.map(ObjectIdentifier.init))
+    return try validate(
+      scan.classes.filter { !excludedClasses.contains(ObjectIdentifier($0)) },
+      in: (scan, moduleName))
+  }
+
+  /// The classes of the module named `moduleName`.
+  ///
+  /// - Throws: When there is none, or the platform keeps no type records.
+  static func scan(_ moduleName: String) throws -> ModuleScan {
+    let scan = ModuleScan(module: moduleName)
+    guard scan.isSupported else {
+      throw ResolutionError(
+        .unresolvableProperties,
+        "LazyInject cannot list the classes of \(moduleName): this platform keeps no type records"
+          + " it can read, so nothing was checked.\nFix: name the classes with"
+          + " validate(classes:).")
+    }
+    guard scan.classes.isEmpty && scan.genericClasses.isEmpty else { return scan }
+    let modules = ModuleScan.moduleNames
+    throw ResolutionError(
+      .unresolvableProperties,
+      "LazyInject found no class in a module named \"\(moduleName)\", so nothing was checked.\n"
+        + "Modules with classes in this process: \(modules.joined(separator: ", ")).\n"
+        + "Fix: name the module as `import` does (a target's name, with spaces and dashes"
+        + " replaced by underscores), one whose code is linked into this process.")
+  }
+
+  /// Checks `classes`: named by the caller, or with `scan`, the classes the scan of `module`
+  /// found, less those excluded.
+  private func validate(_ classes: [AnyClass], in scan: (ModuleScan, module: String)?) throws
+    -> ValidationReport
+  {
+    var problems: [PropertyCheck] = []
+    var unreadable: [String] = []
+    var propertyCount = 0
+    let registries = searchedRegistries
+    for containerClass in classes {
+      let fields: [LazyField]
+      do {
+        fields = try LazyField.fields(of: containerClass)
+      } catch {
+        unreadable.append(error.message(typeName(containerClass)))
+        continue
+      }
+      propertyCount += fields.count
+      problems += fields.map {
+        check($0, in: containerClass, container: nil, registries: registries)
+      }
+      .filter(\.outcome.isProblem)
+    }
+    let withoutMetadata = scan?.0.classesWithoutMetadata ?? []
+    let report = ValidationReport(
+      checkedClasses: classes.map(typeName), checkedPropertyCount: propertyCount,
+      skippedGenericClasses: scan?.0.genericClasses ?? [])
+    var messages: [String] = []
+    if !problems.isEmpty {
+      let failing = Set(problems.map { ObjectIdentifier($0.containerClass) }).count
+      let (summary, breakdown) = Self.title(of: problems)
+      let detail = breakdown.map { "; \($0)" } ?? ""
+      let title =
+        "LazyInject \(summary) of \(failing) of the \(classes.count) classes checked (without"
+        + " making any object\(detail)):"
+      messages.append(
+        Self.unresolvable(title, problems, searchedLayers: Self.layerCount(of: registries))
+          .description)
+    }
+    messages += unreadable
+    if !withoutMetadata.isEmpty {
+      messages.append(
+        "LazyInject could not get the metadata of " + withoutMetadata.joined(separator: ", ")
+          + " (its type record has no metadata accessor, or the accessor returned none), so it"
+          + " was not checked.\nFix: name it with validate(classes:).")
+    }
+    if let (_, module) = scan, messages.isEmpty, propertyCount == 0 {
+      let count = classes.count == 1 ? "1 class" : "\(classes.count) classes"
+      messages.append(
+        "LazyInject found no @Lazy or @WeakLazy property in the \(count) of the module \(module)"
+          + " that it read, so no property was checked.\nFix: validate the module that declares"
+          + " the properties, as `import` names it (the app's, rather than a library it imports).")
+    }
+    guard messages.isEmpty else {
+      if !report.skippedGenericClasses.isEmpty {
+        messages.append(report.skippedLine)
+      }
+      throw ResolutionError(.unresolvableProperties, messages.joined(separator: "\n"))
+    }
+    return report
+  }
+
+}
