@@ -24,9 +24,7 @@ extension InitializerRegistry {
         "\(duplicate.replaced.fileID ?? ""):\(duplicate.replaced.line ?? 0)"
         + " \(duplicate.replacement.fileID ?? ""):\(duplicate.replacement.line ?? 0)"
       let isNew = reportedPairs.withLock { $0.insert(pair).inserted }
-      if isNew {
-        writeToStandardError("\(duplicate)\n")
-      }
+      if isNew { writeToStandardError("\(duplicate)\n") }
     }
 
     private static let reportedPairs = Protected<Set<String>>([])

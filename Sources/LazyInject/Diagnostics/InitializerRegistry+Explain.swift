@@ -40,7 +40,11 @@ extension InitializerRegistry {
       $0.valueType == propertyType && !$0.isWeak
     }
     let properties = fields.map {
-      ($0, decide(propertyType, in: containerType, for: .field(offset: $0.offset), searching: registries))
+      (
+        $0,
+        decide(
+          propertyType, in: containerType, for: .field(offset: $0.offset), searching: registries)
+      )
     }
     var lines = [
       "How LazyInject resolves \(typeName(propertyType)) for \(typeName(containerType)):"

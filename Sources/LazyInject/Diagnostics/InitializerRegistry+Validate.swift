@@ -41,9 +41,7 @@ extension InitializerRegistry {
       // the caller's they lack.
       registries = _FirstRead.withLayers(of: state.capture) { searchedRegistries }
       let check = check(field, in: containerClass, container: container, registries: registries)
-      if check.outcome.isProblem {
-        problems.append(check)
-      }
+      if check.outcome.isProblem { problems.append(check) }
     }
     guard !problems.isEmpty else { return }
     let (summary, breakdown) = Self.title(of: problems)

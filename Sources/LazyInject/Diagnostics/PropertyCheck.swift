@@ -136,7 +136,8 @@ extension PropertyCheck.Outcome {
     _ decision: InitializerRegistry.Decision, forwards: [AnyRegistration],
     registries: [InitializerRegistry]
   ) -> Self {
-    let nearMisses = { (type: Any.Type) in InitializerRegistry.nearMisses(for: type, in: registries) }
+    let nearMisses = { (type: Any.Type) in InitializerRegistry.nearMisses(for: type, in: registries)
+    }
     switch decision.source {
     case .registration(let rule):
       let chain = forwards + [rule]

@@ -70,9 +70,7 @@ extension InitializerRegistry {
         state.rules.isPin(.registration(registration.source), of: propertyType, in: containerClass)
       else { return .general }
       var flags: ExpressFlags = entries[0].entry.isObserved ? .observed : []
-      if registration.source.isMainActor {
-        flags.insert(.mainActor)
-      }
+      if registration.source.isMainActor { flags.insert(.mainActor) }
       let plan: ExpressPlan
       if let object = state.instances.object(of: registration), storesObject {
         plan = .keptObject(.passUnretained(object), flags)

@@ -16,7 +16,8 @@ internal enum ExpressTable {
   static func insert(
     _ plan: InitializerRegistry.ExpressPlan, property: Any.Type, in containerClass: AnyClass
   ) {
-    let entry: (payload: UnsafeMutableRawPointer, kind: Int, flags: InitializerRegistry.ExpressFlags)
+    let entry:
+      (payload: UnsafeMutableRawPointer, kind: Int, flags: InitializerRegistry.ExpressFlags)
     switch plan {
     case .keptObject(let object, let flags):
       entry = (object.toOpaque(), LAZYINJECT_EXPRESS_KEPT_OBJECT, flags)

@@ -20,7 +20,8 @@ internal enum _FirstRead {
     _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer,
     plan found: InitializerRegistry.ExpressPlan?, outcome: inout InitializerRegistry.Outcome
   ) -> Value {
-    let plan = (found
+    let plan =
+      (found
       ?? InitializerRegistry.shared.expressPlan(
         for: Value.self, in: container, storesObject: isSingleReference(Value.self))).servingHere
     FirstReadProbe.record(plan, foundInTable: found != nil)
@@ -72,9 +73,7 @@ internal enum _FirstRead {
     rethrows -> Result
   {
     let layers = capture?.layers(readBy: OverrideScope.current) ?? OverrideScope.current
-    if layers?.isMerged == true {
-      ResolutionFrame.current?.pointee.taint.forbidsKeeping = true
-    }
+    if layers?.isMerged == true { ResolutionFrame.current?.pointee.taint.forbidsKeeping = true }
     return try OverrideScope.$current.withValue(layers, operation: body)
   }
 
@@ -85,9 +84,7 @@ internal enum _FirstRead {
   @usableFromInline
   @inline(never)
   internal static func stop(_ error: any Error) -> Never {
-    guard let test = OverrideScope.testName else {
-      fatalError("\(error)")
-    }
+    guard let test = OverrideScope.testName else { fatalError("\(error)") }
     fatalError("In test \(test):\n\(error)")
   }
 
@@ -115,7 +112,8 @@ internal enum _FirstRead {
             + " (InjectionObserving), but its module was built without reflection names"
             + " (SWIFT_REFLECTION_METADATA_LEVEL = without-names, or -disable-reflection-names),"
             + " so LazyInject cannot name its properties and does not call didInject.\nFix: build"
-            + " that module with all reflection metadata (SWIFT_REFLECTION_METADATA_LEVEL = all).\n")
+            + " that module with all reflection metadata (SWIFT_REFLECTION_METADATA_LEVEL = all).\n"
+        )
       }
       return
     }
@@ -138,14 +136,10 @@ internal enum _FirstRead {
     if let error = ResolutionFrame.cycleError(resolving: property, for: container, slot: slot) {
       stop(error)
     }
-    if let error = WaitGraph.willWait(for: .slot(slot)) {
-      stop(error)
-    }
+    if let error = WaitGraph.willWait(for: .slot(slot)) { stop(error) }
     gate.withLock {
       _ = _lazyinject_waiters_add(1)
-      while isInFlight() {
-        gate.wait()
-      }
+      while isInFlight() { gate.wait() }
       _ = _lazyinject_waiters_add(-1)
     }
     WaitGraph.didWait()
@@ -154,9 +148,7 @@ internal enum _FirstRead {
   /// Wakes the threads in `wait`, if any, after a slot changed; call with the slot unlocked.
   @usableFromInline
   internal static func didPublish() {
-    if _lazyinject_waiters() > 0 {
-      gate.withLock { gate.broadcast() }
-    }
+    if _lazyinject_waiters() > 0 { gate.withLock { gate.broadcast() } }
   }
 
   /// Releases what an assignment, a reset or a publication took out of a slot (`word`, a word

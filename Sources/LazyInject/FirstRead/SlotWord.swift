@@ -216,9 +216,7 @@ extension _FirstRead {
     SlotLock.lock(object)
     defer { SlotLock.unlock(object) }
     let word = (object + field.offset).load(as: UInt.self)
-    guard !field.isWeak else {
-      return (false, _WeakLazyReference.capture(at: word))
-    }
+    guard !field.isWeak else { return (false, _WeakLazyReference.capture(at: word)) }
     // An object box holds the marker exactly when it is a capture, whatever the value's type.
     let content = SlotWord.content(
       of: word, marker: _lazyinject_in_flight_marker(), storesObject: true)

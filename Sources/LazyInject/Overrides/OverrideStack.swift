@@ -46,9 +46,7 @@ internal final class OverrideStack: Sendable {
   /// was made in), that is the reader's stack: one chain.
   func adding(_ reader: OverrideStack?) -> OverrideStack {
     guard let reader, reader !== self else { return self }
-    if reader.layers.starts(with: layers, by: { $0.registry === $1.registry }) {
-      return reader
-    }
+    if reader.layers.starts(with: layers, by: { $0.registry === $1.registry }) { return reader }
     let own = Set(layers.map { ObjectIdentifier($0.registry) })
     let added = reader.layers.filter { !own.contains(ObjectIdentifier($0.registry)) }
     return added.isEmpty ? self : OverrideStack(layers + added, isMerged: true)
@@ -56,13 +54,16 @@ internal final class OverrideStack: Sendable {
 
   /// Whether one of the layers is `registry` (either part of it).
   func holds(_ registry: ObjectIdentifier) -> Bool {
-    layers.contains { ObjectIdentifier($0.registry) == registry || ObjectIdentifier($0.inForce) == registry }
+    layers.contains {
+      ObjectIdentifier($0.registry) == registry || ObjectIdentifier($0.inForce) == registry
+    }
   }
 
   /// The layers up to and including the one that holds `registry` (either part of it): the
   /// chain a shared instance that `registry` keeps was built in; none for the registry itself.
   func chain(through registry: InitializerRegistry) -> [SharedBuild.WeakLayer] {
-    guard let index = layers.firstIndex(where: { $0.registry === registry || $0.inForce === registry })
+    guard
+      let index = layers.firstIndex(where: { $0.registry === registry || $0.inForce === registry })
     else { return [] }
     return layers[...index].map(SharedBuild.WeakLayer.init)
   }
@@ -121,7 +122,9 @@ internal final class SharedBuild: Sendable {
     let testName: String?
 
     init(_ layer: OverrideLayer) {
-      (base, registry, inForce, testName) = (layer.base, layer.registry, layer.inForce, layer.testName)
+      (base, registry, inForce, testName) = (
+        layer.base, layer.registry, layer.inForce, layer.testName
+      )
     }
 
     /// The layer, if it still exists.

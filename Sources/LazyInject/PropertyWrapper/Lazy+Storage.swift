@@ -31,7 +31,9 @@ extension Lazy {
   /// Assigns `value`, in a box with no rule; what it replaces is released after unlocking.
   @usableFromInline
   internal static func _assign(_ value: Value, in container: AnyObject, slot: _LazySlot) {
-    _replace(in: container, slot: slot, with: _word(for: value, origin: nil, taint: LayerTaint(), isPinned: false))
+    _replace(
+      in: container, slot: slot,
+      with: _word(for: value, origin: nil, taint: LayerTaint(), isPinned: false))
   }
 
   /// Puts `word`, retained (0 to reset), in the slot; what it replaces is released after
@@ -64,9 +66,7 @@ extension Lazy {
       origin = (box as? _LazyObjectBox)?.origin ?? (box as? _LazyBox<Value>)?.origin
     }
     SlotLock.unlock(object)
-    guard content == .object else {
-      return (content.isValue, origin?.rule)
-    }
+    guard content == .object else { return (content.isValue, origin?.rule) }
     let pin = InitializerRegistry.shared.withState {
       $0.rules.pin(of: Value.self, in: type(of: container))
     }

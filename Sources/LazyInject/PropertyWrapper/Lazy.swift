@@ -68,7 +68,8 @@ public struct Lazy<Value> {
   /// value, whose error then says the fix.
   @available(
     *, unavailable,
-    message: "@Lazy takes no initial value: remove it and register an initializer for the type (InitializerRegistry.shared.register), or use 'lazy var' to build the value here"
+    message:
+      "@Lazy takes no initial value: remove it and register an initializer for the type (InitializerRegistry.shared.register), or use 'lazy var' to build the value here"
   )
   public init<Initial>(wrappedValue: Initial) {
     fatalError("@Lazy takes no initial value")
@@ -77,7 +78,8 @@ public struct Lazy<Value> {
   /// Unavailable: `@Lazy` reads and writes through the object that holds it.
   @available(
     *, unavailable,
-    message: "@Lazy is only available on instance properties of classes ('var', not 'let' or 'static var'; not in a struct or enum)"
+    message:
+      "@Lazy is only available on instance properties of classes ('var', not 'let' or 'static var'; not in a struct or enum)"
   )
   public var wrappedValue: Value {
     get { fatalError("@Lazy is only available on properties of classes") }
@@ -118,7 +120,7 @@ public struct Lazy<Value> {
         SlotLock.unlock(object)
         return value
       case .boxed:
-        let value = _boxedValue(at: word)
+        let value = _value(at: word, .boxed)
         SlotLock.unlock(object)
         return value
       default:
@@ -126,7 +128,8 @@ public struct Lazy<Value> {
       }
       // Taken here, where the key path folds into a field access, the read goes on out of line
       // without the key path (passing that would build a key path object on every read).
-      return _read(container, slot: _slot(of: container, storageKeyPath), word: word, marker: marker)
+      return _read(
+        container, slot: _slot(of: container, storageKeyPath), word: word, marker: marker)
     }
     set {
       _assign(newValue, in: container, slot: _slot(of: container, storageKeyPath))
@@ -156,21 +159,14 @@ public struct Lazy<Value> {
     withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) { _LazySlot($0) }
   }
 
-  /// The value of the box at `word`, read without retaining the box. Call with the slot lock
-  /// held.
-  @inlinable
-  internal static func _boxedValue(at word: UInt) -> Value {
-    guard isSingleReference(Value.self) else {
-      return _LazyBox<Value>.value(at: word)
-    }
-    return unsafeBitCast(_LazyObjectBox.object(at: word), to: Value.self)
-  }
-
   /// The value in the slot word `word`, which holds one (`content`), read without retaining what
   /// the slot keeps alive. Call with the slot lock held.
   @inlinable
   internal static func _value(at word: UInt, _ content: SlotWord) -> Value {
-    content == .object ? withUnsafeBytes(of: word) { $0.load(as: Value.self) } : _boxedValue(at: word)
+    if content == .object { return withUnsafeBytes(of: word) { $0.load(as: Value.self) } }
+    return isSingleReference(Value.self)
+      ? unsafeBitCast(_LazyObjectBox.object(at: word), to: Value.self)
+      : _LazyBox<Value>.value(at: word)
   }
 
   /// The read of the slot of `container` when the getter found no value: nothing, a capture, or
@@ -188,38 +184,30 @@ public struct Lazy<Value> {
   ) -> Value {
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     SlotLock.assertHeld(object)
-    let content = SlotWord.content(
-      of: word, marker: marker, storesObject: isSingleReference(Value.self))
-    if content.isValue {  // A class-typed value's box: read here, out of line.
-      let value = _value(at: word, content)
-      SlotLock.unlock(object)
-      return value
-    }
-    guard content != .inFlight, marker != 0 else {
-      SlotLock.unlock(object)
-      return _resolve(container, slot: slot, claimed: false)
-    }
     var plan: InitializerRegistry.ExpressPlan?
-    if content == .empty, let found = ExpressTable.plan(for: Value.self, in: type(of: container)) {
-      if case .keptObject(let kept, let flags) = found, isSingleReference(Value.self),
+    switch SlotWord.content(of: word, marker: marker, storesObject: isSingleReference(Value.self)) {
+    case .empty where marker != 0:
+      plan = ExpressTable.plan(for: Value.self, in: type(of: container))
+      if case .keptObject(let kept, let flags) = plan, isSingleReference(Value.self),
         !flags.contains(.mainActor) || isOnMainActor()
       {
         slot.word = UInt(bitPattern: kept.toOpaque())  // The slot takes the plan's +1.
         let value = unsafeBitCast(kept.takeUnretainedValue(), to: Value.self)
         SlotLock.unlock(object)
         FirstReadProbe.record(.expressTableKeptObject)
-        if flags.contains(.observed) {
-          _FirstRead.notify(container, slot: slot.address, of: value)
-        }
+        if flags.contains(.observed) { _FirstRead.notify(container, slot: slot.address, of: value) }
         return value
       }
-      plan = found
+    case .capture:
+      break
+    default:  // In flight, or no marker yet (the process's first resolution): claim or wait.
+      SlotLock.unlock(object)
+      return _resolve(container, slot: slot, claimed: false)
     }
     slot.word = marker
     SlotLock.unlock(object)
-    // 0, or a capture whose +1 this read takes over.
-    let capture = content == .capture ? word : 0
-    return _resolve(container, slot: slot, claimed: true, plan: plan, capture: capture)
+    return _resolve(
+      container, slot: slot, claimed: true, plan: plan, capture: plan == nil ? word : 0)
   }
 
   /// The first read: marks the slot in flight (unless `claimed`, already marked by this thread),
@@ -241,53 +229,8 @@ public struct Lazy<Value> {
     // The C copy of the marker's address costs a load; the Swift one, a `swift_once` check.
     let published = _lazyinject_in_flight_marker()
     let marker = published != 0 ? published : _LazyMarker.address
-    var capture = capture
-    if !claimed {
-      switch _claim(container, slot: slot, marker: marker) {
-      case .claimed(let word): capture = word
-      case .published(let value): return value
-      }
-    }
-    var outcome = InitializerRegistry.Outcome()
-    let built =
-      capture == 0
-      ? _FirstRead.resolve(Value.self, for: container, slot: slot.address, plan: found, outcome: &outcome)
-      : _FirstRead.resolve(Value.self, for: container, slot: slot.address, capture: capture, outcome: &outcome)
-    let new = _word(for: built, outcome: outcome)
-    SlotLock.lock(object)
-    let current = slot.word
-    let content = SlotWord.content(
-      of: current, marker: marker, storesObject: isSingleReference(Value.self))
-    // Assigned meanwhile: the assignment wins. Reset meanwhile: this value is published.
-    let isPublished = !content.isValue
-    let value = isPublished ? built : _value(at: current, content)
-    slot.word = isPublished ? new : current
-    SlotLock.unlock(object)
-    _FirstRead.didReplace(isPublished ? current : new)  // What no slot keeps now.
-    if _lazyinject_waiters() > 0 {  // Read inline: a call here cost 2% of a first read.
-      _FirstRead.didPublish()
-    }
-    if outcome.isObserved && isPublished {  // An assignment's value is no injection.
-      _FirstRead.notify(container, slot: slot.address, of: built)
-    }
-    return value
-  }
-
-  /// What `_claim` found.
-  @usableFromInline
-  internal enum _Claim {
-    /// This thread marked the slot: 0, or the capture it held, whose +1 it took.
-    case claimed(capture: UInt)
-    /// Another thread published this value.
-    case published(Value)
-  }
-
-  /// Marks the slot in flight for this thread if it holds no value; or returns the value another
-  /// thread published, after waiting for it if it is in flight.
-  @usableFromInline
-  internal static func _claim(_ container: AnyObject, slot: _LazySlot, marker: UInt) -> _Claim {
-    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-    while true {
+    var (isClaimed, capture) = (claimed, capture)
+    while !isClaimed {
       SlotLock.lock(object)
       let current = slot.word
       let content = SlotWord.content(
@@ -295,19 +238,42 @@ public struct Lazy<Value> {
       if content.isValue {
         let value = _value(at: current, content)
         SlotLock.unlock(object)
-        return .published(value)
+        return value
       }
-      if content != .inFlight {
-        slot.word = marker
-        SlotLock.unlock(object)
-        return .claimed(capture: current)
-      }
+      (isClaimed, capture) = (content != .inFlight, current)  // 0, or a capture to take over.
+      if isClaimed { slot.word = marker }
       SlotLock.unlock(object)
-      _FirstRead.wait(for: Value.self, in: container, slot: slot.address) {
-        SlotLock.lock(object)
-        defer { SlotLock.unlock(object) }
-        return slot.word == marker
+      if !isClaimed {
+        _FirstRead.wait(for: Value.self, in: container, slot: slot.address) {
+          SlotLock.lock(object)
+          defer { SlotLock.unlock(object) }
+          return slot.word == marker
+        }
       }
     }
+    var outcome = InitializerRegistry.Outcome()
+    let built =
+      capture == 0
+      ? _FirstRead.resolve(
+        Value.self, for: container, slot: slot.address, plan: found, outcome: &outcome)
+      : _FirstRead.resolve(
+        Value.self, for: container, slot: slot.address, capture: capture, outcome: &outcome)
+    let new = _word(for: built, outcome: outcome)
+    SlotLock.lock(object)
+    let current = slot.word
+    let content = SlotWord.content(
+      of: current, marker: marker, storesObject: isSingleReference(Value.self))
+    // Assigned meanwhile: the assignment wins. Reset meanwhile: this value is published.
+    let value = content.isValue ? _value(at: current, content) : built
+    slot.word = content.isValue ? current : new
+    SlotLock.unlock(object)
+    _FirstRead.didReplace(content.isValue ? new : current)  // What no slot keeps now.
+    if _lazyinject_waiters() > 0 {  // Read inline: a call here cost 2% of a first read.
+      _FirstRead.didPublish()
+    }
+    if outcome.isObserved && !content.isValue {  // An assignment's value is no injection.
+      _FirstRead.notify(container, slot: slot.address, of: built)
+    }
+    return value
   }
 }

@@ -53,9 +53,7 @@ public struct WeakLazy<Value> {
   /// Made while override layers are in force, the property keeps them for its resolutions (see
   /// ``InitializerRegistry/withOverrides(_:operation:)``).
   public init() {
-    if Self.weakness == 0 {
-      Self.stopNotWeak()
-    }
+    if Self.weakness == 0 { Self.stopNotWeak() }
     _reference = Capture.current.map { _WeakLazyReference(capture: $0) }
   }
 
@@ -77,9 +75,7 @@ public struct WeakLazy<Value> {
   /// The object of `value`, to hold weakly; stops the program if `value` is no object (for a
   /// type whose metadata did not tell).
   private static func object(of value: Value) -> AnyObject {
-    if weakness < 0 && !(type(of: value as Any) is AnyObject.Type) {
-      stopNotWeak()
-    }
+    if weakness < 0 && !(type(of: value as Any) is AnyObject.Type) { stopNotWeak() }
     return value as AnyObject
   }
 
@@ -89,7 +85,8 @@ public struct WeakLazy<Value> {
   /// value, whose error then says the fix.
   @available(
     *, unavailable,
-    message: "@WeakLazy takes no initial value: remove it and register an initializer for the type (InitializerRegistry.shared.register), or assign the value after the object is made"
+    message:
+      "@WeakLazy takes no initial value: remove it and register an initializer for the type (InitializerRegistry.shared.register), or assign the value after the object is made"
   )
   public init<Initial>(wrappedValue: Initial) {
     fatalError("@WeakLazy takes no initial value")
@@ -98,7 +95,8 @@ public struct WeakLazy<Value> {
   /// Unavailable: `@WeakLazy` reads and writes through the object that holds it.
   @available(
     *, unavailable,
-    message: "@WeakLazy is only available on instance properties of classes ('var', not 'let' or 'static var'; not in a struct or enum)"
+    message:
+      "@WeakLazy is only available on instance properties of classes ('var', not 'let' or 'static var'; not in a struct or enum)"
   )
   public var wrappedValue: Value? {
     get { fatalError("@WeakLazy is only available on properties of classes") }
@@ -164,9 +162,7 @@ public struct WeakLazy<Value> {
       SlotLock.unlock(object)
       SlotLock.assertNoLockHeld()
       withExtendedLifetime((new, spare)) {}
-      if wasInFlight {
-        _FirstRead.didPublish()
-      }
+      if wasInFlight { _FirstRead.didPublish() }
     }
   }
 

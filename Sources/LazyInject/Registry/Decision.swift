@@ -178,7 +178,9 @@ extension RuleTable {
   mutating func entries(for property: Any.Type, in containerClass: AnyClass)
     -> [(type: Any.Type, entry: Entry)]
   {
-    var result: [(type: Any.Type, entry: Entry)] = [(property, entry(for: property, in: containerClass))]
+    var result: [(type: Any.Type, entry: Entry)] = [
+      (property, entry(for: property, in: containerClass))
+    ]
     while let wrapped = result.last?.entry.wrappedType {
       result.append((wrapped, entry(for: wrapped, in: containerClass)))
     }

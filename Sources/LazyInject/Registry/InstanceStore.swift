@@ -24,7 +24,9 @@ internal struct InstanceStore {
   private var kept: [ObjectIdentifier: Kept] = [:]
   /// The thread building each registration's instance, and the scope's generation then.
   private var builders:
-    [ObjectIdentifier: (thread: UnsafeRawPointer, scope: InitializerRegistry.Scope, generation: Int)] =
+    [ObjectIdentifier: (
+      thread: UnsafeRawPointer, scope: InitializerRegistry.Scope, generation: Int
+    )] =
       [:]
   /// How many times each scope was reset: a build that started before a reset keeps nothing.
   private var generations: [InitializerRegistry.Scope: Int] = [:]
@@ -81,15 +83,9 @@ internal struct InstanceStore {
   mutating func reset(_ scope: InitializerRegistry.Scope?) -> [Any] {
     let dropped = kept.filter { scope == nil || $0.value.registration.scope == scope }
     var scopes = Set(dropped.values.map(\.registration.scope) + builders.values.map(\.scope))
-    if let scope {
-      scopes = [scope]
-    }
-    for key in dropped.keys {
-      kept[key] = nil
-    }
-    for scope in scopes {
-      generations[scope, default: 0] += 1
-    }
+    if let scope { scopes = [scope] }
+    for key in dropped.keys { kept[key] = nil }
+    for scope in scopes { generations[scope, default: 0] += 1 }
     return Array(dropped.values)
   }
 

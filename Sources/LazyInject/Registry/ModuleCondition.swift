@@ -96,8 +96,6 @@ public struct ConditionalModule: InitializerModule {
 
   /// Adds the module's registrations to `registry` if the condition is met now.
   public func register(in registry: InitializerRegistry) {
-    if condition.isMet {
-      module.register(in: registry)
-    }
+    if condition.isMet { module.register(in: registry) }
   }
 }

@@ -49,9 +49,7 @@ internal final class PropertyTarget: @unchecked Sendable {
   ///   property of another object (`\UsersViewController.session.$token`).
   func offset(in container: AnyObject, rule: RuleSource) throws(ResolutionError) -> Int {
     let containerClass = ObjectIdentifier(type(of: container))
-    if let known = knownOffset(in: containerClass) {
-      return known
-    }
+    if let known = knownOffset(in: containerClass) { return known }
     // Applied without a lock held: a key path through another object's getters runs user code.
     let (owner, slot) = project(container)
     guard owner === container else {
@@ -69,9 +67,7 @@ internal final class PropertyTarget: @unchecked Sendable {
   /// The offset in objects of `containerClass`, if this rule or another for the same key path
   /// found it.
   private func knownOffset(in containerClass: ObjectIdentifier) -> Int? {
-    if let own = offsets.withLock({ $0[containerClass] }) {
-      return own
-    }
+    if let own = offsets.withLock({ $0[containerClass] }) { return own }
     let key = SharedKey(keyPath: keyPath, containerClass: containerClass)
     guard let shared = Self.sharedOffsets.withLock({ $0[key] }) else { return nil }
     offsets.withLock { $0[containerClass] = shared }
@@ -88,7 +84,9 @@ internal final class PropertyTarget: @unchecked Sendable {
   /// `@Lazy` property of the type (a key path to the projection of another object's property
   /// is reported at its first use); nil otherwise.
   var offsetWithoutObject: Int? {
-    if let known = knownOffset(in: ObjectIdentifier(rootClass)) ?? offsets.withLock({ $0.values.first }) {
+    if let known = knownOffset(in: ObjectIdentifier(rootClass))
+      ?? offsets.withLock({ $0.values.first })
+    {
       return known
     }
     let fields = candidates

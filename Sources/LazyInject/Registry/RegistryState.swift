@@ -40,9 +40,7 @@ extension InitializerRegistry {
       let result: Result? = try state.lock.withLock {
         claimInstallation() ? nil : try body(&state.value)
       }
-      if let result {
-        return result
-      }
+      if let result { return result }
       installAutomaticModules()
     }
   }
@@ -93,9 +91,7 @@ extension InitializerRegistry {
         }
         let waited = (DispatchTime.now().uptimeNanoseconds - since) / 1_000_000_000
         let limit = UInt64(Self.mainActorWaitSeconds)
-        if waited >= limit {
-          fatalError(Self.mainActorDidNotInstall(waited: Int(waited)))
-        }
+        if waited >= limit { fatalError(Self.mainActorDidNotInstall(waited: Int(waited))) }
         state.value.waitingThreads += 1
         _ = state.lock.wait(seconds: Int(limit - waited))
         state.value.waitingThreads -= 1
@@ -178,8 +174,6 @@ extension InitializerRegistry {
   ///
   /// Call with the lock held.
   internal func wakeWaitingThreads() {
-    if state.value.waitingThreads > 0 {
-      state.lock.broadcast()
-    }
+    if state.value.waitingThreads > 0 { state.lock.broadcast() }
   }
 }

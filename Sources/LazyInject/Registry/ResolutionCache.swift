@@ -20,9 +20,7 @@ internal struct ResolutionCache {
     guard !slots.isEmpty else { return nil }
     var index = Self.index(property, container, slots.count)
     while let slot = slots[index] {
-      if slot.property == property && slot.container == container {
-        return slot.entry
-      }
+      if slot.property == property && slot.container == container { return slot.entry }
       index = (index + 1) & (slots.count - 1)
     }
     return nil
@@ -40,9 +38,7 @@ internal struct ResolutionCache {
       }
     }
     var index = Self.index(property, container, slots.count)
-    while slots[index] != nil {
-      index = (index + 1) & (slots.count - 1)
-    }
+    while slots[index] != nil { index = (index + 1) & (slots.count - 1) }
     slots[index] = Slot(property: property, container: container, entry: entry)
     count += 1
   }
@@ -52,7 +48,9 @@ internal struct ResolutionCache {
     count = 0
   }
 
-  private static func index(_ property: ObjectIdentifier, _ container: ObjectIdentifier, _ size: Int)
+  private static func index(
+    _ property: ObjectIdentifier, _ container: ObjectIdentifier, _ size: Int
+  )
     -> Int
   {
     let hash = _lazyinject_pair_hash(address(of: property), address(of: container))

@@ -74,9 +74,7 @@ extension InitializerRegistry {
     /// `"Logger for UsersViewController.auditLog, singleton scope (Loggers.swift:4)"` or
     /// `"any Tracking root default, forwarded to SharedAnalytics (Analytics.swift:9)"`.
     public var description: String {
-      guard scope != nil else {
-        return "\(propertyTypeName).init() (DefaultInitializable)"
-      }
+      guard scope != nil else { return "\(propertyTypeName).init() (DefaultInitializable)" }
       let inForce = isRegisteredInForce ? " (in force)" : ""
       let layer = overrideDepth == 0 ? "" : ", override layer \(overrideDepth)\(inForce)"
       return "\(propertyTypeName) \(subject), \(what)\(layer)\(details)"
@@ -94,9 +92,7 @@ extension InitializerRegistry {
     /// `"UsersViewController.auditLog"`, or while the property is not yet known, `"one property
     /// of UsersViewController (auditLog or debugLog: told apart at its first read)"`.
     internal func property(of owner: String) -> String {
-      if let propertyName {
-        return "\(owner).\(propertyName)"
-      }
+      if let propertyName { return "\(owner).\(propertyName)" }
       let candidates =
         propertyCandidates.isEmpty
         ? "" : " (\(propertyCandidates.joined(separator: " or ")): told apart at its first read)"

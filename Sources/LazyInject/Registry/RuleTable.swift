@@ -76,9 +76,7 @@ internal struct RuleTable {
   /// The entry of `property` in `containerClass`, from the cache or made and cached.
   mutating func entry(for property: Any.Type, in containerClass: AnyClass) -> Entry {
     let key = (ObjectIdentifier(property), ObjectIdentifier(containerClass))
-    if let cached = cache.entry(property: key.0, container: key.1) {
-      return cached
-    }
+    if let cached = cache.entry(property: key.0, container: key.1) { return cached }
     let ancestry = Self.ancestry(of: containerClass).map(ObjectIdentifier.init)
     let byContainer = typeRules[key.0]
     let typeRule = byContainer.flatMap { rules in
@@ -109,7 +107,8 @@ internal struct RuleTable {
   /// Whether `pin` (a rule of this table's registry, or `init()`) is the pin of `property` in
   /// `containerClass`: it is if it is the first pinned there.
   mutating func isPin(_ pin: RulePin, of property: Any.Type, in containerClass: AnyClass) -> Bool {
-    let key = PairKey(property: ObjectIdentifier(property), container: ObjectIdentifier(containerClass))
+    let key = PairKey(
+      property: ObjectIdentifier(property), container: ObjectIdentifier(containerClass))
     guard let existing = pins[key] else {
       pins[key] = pin
       return true
@@ -123,7 +122,8 @@ internal struct RuleTable {
   }
 
   /// The type rule registered for exactly `containerClass` (nil: the root default), if any.
-  func typeRule(for property: Any.Type, registeredIn containerClass: AnyClass?) -> AnyRegistration? {
+  func typeRule(for property: Any.Type, registeredIn containerClass: AnyClass?) -> AnyRegistration?
+  {
     typeRules[ObjectIdentifier(property)]?[containerClass.map(ObjectIdentifier.init)] ?? nil
   }
 

@@ -64,62 +64,55 @@ extension ResolutionError {
   static func missingInitializer(
     property: Any.Type, propertyPath: String?, containerClass: AnyClass, searched: [AnyClass],
     registered: [InitializerRegistry.Rule], nearMisses: [InitializerRegistry.Rule],
-    chain: [ResolutionFrame], searchedLayers: Int
+    chain: [ResolutionFrame], searchedLayers layers: Int
   ) -> ResolutionError {
-    let propertyName = typeName(property)
-    let containerName = typeName(containerClass)
-    var lines = ["LazyInject could not build \(propertyName) for \(propertyPath ?? containerName)."]
-    lines.append(contentsOf: neededBy(chain))
-    let classes = searched.map(typeName).joined(separator: ", ")
-    let layers =
-      searchedLayers == 0
-      ? ""
-      : " in each of \(searchedLayers) override layer\(searchedLayers == 1 ? "" : "s") and the registry"
-    lines.append("Searched, in order\(layers): \(classes), then the root default.")
+    let (name, container) = (typeName(property), typeName(containerClass))
+    let inLayers =
+      layers == 0
+      ? "" : " in each of \(layers) override layer\(layers == 1 ? "" : "s") and the registry"
+    var lines =
+      ["LazyInject could not build \(name) for \(propertyPath ?? container)."] + neededBy(chain)
+    lines.append(
+      "Searched, in order\(inLayers): \(searched.map(typeName).joined(separator: ", ")), then the root default."
+    )
     if registered.isEmpty {
       lines.append(
-        "\(propertyName) has no registration in this registry\(searchedLayers == 0 ? "" : " or its layers")."
-      )
+        "\(name) has no registration in this registry\(layers == 0 ? "" : " or its layers").")
     } else {
-      lines.append("\(propertyName) is registered only for:")
-      lines.append(
-        contentsOf: registered.map { rule in
-          let layer = rule.overrideDepth == 0 ? "" : ", override layer \(rule.overrideDepth)"
-          let subject =
-            rule.isPropertyRule
-            ? "\(rule.property(of: rule.containerTypeName ?? "?")) (that property only)"
-            : rule.containerTypeName ?? "the root default"
-          let forward = rule.forwardTargetTypeName.map { ", forwarded to \($0)" } ?? ""
-          return "  - \(subject)\(forward)\(layer) (\(rule.fileID ?? "?"):\(rule.line ?? 0))"
-        })
+      lines.append("\(name) is registered only for:")
+      lines += registered.map { rule in
+        let subject =
+          rule.isPropertyRule
+          ? "\(rule.property(of: rule.containerTypeName ?? "?")) (that property only)"
+          : rule.containerTypeName ?? "the root default"
+        let forward = rule.forwardTargetTypeName.map { ", forwarded to \($0)" } ?? ""
+        let layer = rule.overrideDepth == 0 ? "" : ", override layer \(rule.overrideDepth)"
+        return "  - \(subject)\(forward)\(layer) (\(rule.fileID ?? "?"):\(rule.line ?? 0))"
+      }
     }
     if !nearMisses.isEmpty {
       lines.append(
-        "Did you mean one of these? They are registered for a related type, which a"
-          + " \(propertyName) property does not use:")
-      lines.append(contentsOf: nearMisses.map { "  - \($0)" })
+        "Did you mean one of these? They are registered for a related type, which a \(name) property does not use:"
+      )
+      lines += nearMisses.map { "  - \($0)" }
       lines.append(
-        "A property uses only the registrations of its own declared type (and, for T?, of T):"
-          + " register \(propertyName).self, or declare the property with the registered type.")
+        "A property uses only the registrations of its own declared type (and, for T?, of T): register \(name).self, or declare the property with the registered type."
+      )
     }
-    lines.append("\(propertyName) is not DefaultInitializable, so init() was not tried.")
-    lines.append(
-      "Fix: register an initializer for this container or one of its superclasses (leave out"
-        + " `in:` for a root default, for every container). For a main-actor type (in an app"
-        + " target with default main-actor isolation, every type not marked nonisolated):")
-    lines.append(
-      "  registry.registerOnMainActor(\(propertyName).self, in: \(containerName).self)"
-        + " { sender in ... }")
-    lines.append("For a nonisolated type, built on whichever thread reads the property:")
-    lines.append(
-      "  registry.register(\(propertyName).self, in: \(containerName).self) { sender in ... }")
+    lines += [
+      "\(name) is not DefaultInitializable, so init() was not tried.",
+      "Fix: register an initializer for this container or one of its superclasses (leave out `in:` for a root default, for every container). For a main-actor type (in an app target with default main-actor isolation, every type not marked nonisolated):",
+      "  registry.registerOnMainActor(\(name).self, in: \(container).self) { sender in ... }",
+      "For a nonisolated type, built on whichever thread reads the property:",
+      "  registry.register(\(name).self, in: \(container).self) { sender in ... }",
+    ]
     if let propertyPath, registered.contains(where: \.isPropertyRule),
       let dot = propertyPath.lastIndex(of: ".")
     {
       lines.append("For this property alone:")
       lines.append(
-        "  registry.register(\\\(propertyPath[..<dot]).$\(propertyPath[dot...].dropFirst()))"
-          + " { sender in ... }")
+        "  registry.register(\\\(propertyPath[..<dot]).$\(propertyPath[dot...].dropFirst())) { sender in ... }"
+      )
     }
     return ResolutionError(.missingInitializer, lines.joined(separator: "\n"))
   }
@@ -127,23 +120,16 @@ extension ResolutionError {
   static func dependencyCycle(steps: [String], isDepthLimit: Bool, acrossThreads: Bool = false)
     -> ResolutionError
   {
-    var lines = [
-      acrossThreads
-        ? "LazyInject found a dependency cycle across threads: each waits for a value another"
-          + " is building."
-        : "LazyInject found a dependency cycle:"
-    ]
-    lines.append("  " + steps.joined(separator: "\n  -> "))
-    if isDepthLimit {
-      lines.append(
-        "Resolution went \(steps.count - 1) initializers deep (the limit is"
-          + " \(ResolutionFrame.maximumDepth), or less where the thread's stack is nearly used"
-          + " up), which only a cycle does.")
-    }
-    lines.append(
-      "Fix: break the cycle, for example by building one of these values without reading the"
-        + " other in its initializer.")
-    return ResolutionError(.dependencyCycle, lines.joined(separator: "\n"))
+    let limit =
+      "\nResolution went \(steps.count - 1) initializers deep (the limit is \(ResolutionFrame.maximumDepth), or less where the thread's stack is nearly used up), which only a cycle does."
+    return ResolutionError(
+      .dependencyCycle,
+      (acrossThreads
+        ? "LazyInject found a dependency cycle across threads: each waits for a value another is building."
+        : "LazyInject found a dependency cycle:") + "\n  " + steps.joined(separator: "\n  -> ")
+        + (isDepthLimit ? limit : "")
+        + "\nFix: break the cycle, for example by building one of these values without reading the other in its initializer."
+    )
   }
 
   static func requiresMainActor(frame: ResolutionFrame?) -> ResolutionError {
@@ -152,9 +138,10 @@ extension ResolutionError {
       .requiresMainActor,
       """
       LazyInject cannot build \(what) off the main actor: its initializer is registered with \
-      registerOnMainActor, so the property must be read on the main actor.
+      registerOnMainActor, so the property must be read on the main actor, even once an instance \
+      its scope keeps was built there.
       Fix: read it from main-actor code (a @MainActor type or function), or register an \
-      initializer that runs anywhere with register(_:in:).
+      initializer that runs anywhere with register(_:in:) (for a nonisolated type).
       """)
   }
 
@@ -175,8 +162,7 @@ extension ResolutionError {
   )
     -> ResolutionError
   {
-    var lines = ["LazyInject's initializer \(rule) threw: \(error)"]
-    lines.append(contentsOf: neededBy(chain))
+    let lines = ["LazyInject's initializer \(rule) threw: \(error)"] + neededBy(chain)
     return ResolutionError(
       .initializerFailed, lines.joined(separator: "\n"), underlyingError: error)
   }
@@ -199,31 +185,26 @@ extension ResolutionError {
   static func forwardTargetMismatch(
     forwarded: Any.Type, target: Any.Type, value: Any, site: String, chain: [ResolutionFrame]
   ) -> ResolutionError {
-    let forwardedName = typeName(forwarded)
-    let targetName = typeName(target)
+    let (forwarded, target) = (typeName(forwarded), typeName(target))
     let what = chain.last.map { " for \($0.propertyPath)" } ?? ""
-    var lines = [
-      "LazyInject cannot forward \(forwardedName) to \(targetName)\(what): the \(targetName) it"
-        + " resolved, a \(typeName(type(of: value))), is not a \(forwardedName)."
-    ]
-    lines.append(contentsOf: neededBy(chain))
-    lines.append("Forward registered at \(site).")
+    var lines =
+      [
+        "LazyInject cannot forward \(forwarded) to \(target)\(what): the \(target) it resolved, a \(typeName(type(of: value))), is not a \(forwarded)."
+      ]
+      + neededBy(chain) + ["Forward registered at \(site)."]
     if !isOnMainActor() {
       lines.append(
-        "Off the main actor, a conformance isolated to the main actor (in an app target with"
-          + " default main-actor isolation, that of every type not marked nonisolated) does not"
-          + " count: mark the type, or its conformance, nonisolated.")
+        "Off the main actor, a conformance isolated to the main actor (in an app target with default main-actor isolation, that of every type not marked nonisolated) does not count: mark the type, or its conformance, nonisolated."
+      )
     }
     lines.append(
-      "Fix: make \(targetName) conform to \(forwardedName), or forward \(forwardedName) to a type"
-        + " that does.")
+      "Fix: make \(target) conform to \(forwarded), or forward \(forwarded) to a type that does.")
     return ResolutionError(.forwardTargetMismatch, lines.joined(separator: "\n"))
   }
 
   /// `"Needed by: A in X -> B in Y."` for a resolution nested in others.
   private static func neededBy(_ chain: [ResolutionFrame]) -> [String] {
-    let outer = chain.dropLast()
-    guard !outer.isEmpty else { return [] }
-    return ["Needed by: " + outer.map(\.summary).joined(separator: " -> ") + "."]
+    chain.count < 2
+      ? [] : ["Needed by: " + chain.dropLast().map(\.summary).joined(separator: " -> ") + "."]
   }
 }

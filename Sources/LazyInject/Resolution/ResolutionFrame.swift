@@ -43,7 +43,8 @@ internal struct ResolutionFrame {
   /// unknown.
   var propertyPath: String {
     guard let slot else { return typeName(containerClass) }
-    return "\(typeName(containerClass)).\(StoredField.name(at: slot - container, in: containerClass))"
+    return
+      "\(typeName(containerClass)).\(StoredField.name(at: slot - container, in: containerClass))"
   }
 
   /// Whether this frame resolves the same thing as a resolution of `property` for `container`
@@ -53,9 +54,7 @@ internal struct ResolutionFrame {
     -> Bool
   {
     guard container == self.container else { return false }
-    if let slot, let own = self.slot {
-      return slot == own
-    }
+    if let slot, let own = self.slot { return slot == own }
     return property == self.property
   }
 
@@ -188,12 +187,8 @@ internal struct LayerTaint {
   mutating func add(_ other: LayerTaint) {
     forbidsKeeping = forbidsKeeping || other.forbidsKeeping
     guard let used = other.layer else { return }
-    if let own = layer, own.root != used.root {
-      forbidsKeeping = true
-    }
-    if used.depth > (layer?.depth ?? 0) {
-      layer = used
-    }
+    if let own = layer, own.root != used.root { forbidsKeeping = true }
+    if used.depth > (layer?.depth ?? 0) { layer = used }
   }
 
   /// The taint of the values `object` keeps in its `@Lazy` properties: what an initializer that

@@ -114,7 +114,8 @@ extension InitializerRegistry {
       PropertyIdentity.object(
         container, offset: $0 - UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque()))
     }
-    let decision = decide(property, in: containerClass, for: identity ?? .none, searching: registries)
+    let decision = decide(
+      property, in: containerClass, for: identity ?? .none, searching: registries)
     var served = Served(
       owner: decision.owner ?? self, isObserved: decision.isObserved, tracer: decision.tracer)
     switch decision.source {
@@ -130,7 +131,8 @@ extension InitializerRegistry {
       }
     case .defaultInitializer(let initializable):
       served.defaultInitializable = initializable
-      served.isPinned = slot != nil && initializable == property
+      served.isPinned =
+        slot != nil && initializable == property
         && pin(.defaultInitializer, of: property, containerClass)
     case .absentOptional:
       break
@@ -158,9 +160,7 @@ extension InitializerRegistry {
   internal static func failure(_ error: any Error, of registration: AnyRegistration)
     -> any Error
   {
-    if error is ResolutionError {
-      return error
-    }
+    if error is ResolutionError { return error }
     return ResolutionError.initializerFailed(
       error, rule: registration.rule, chain: ResolutionFrame.chain)
   }

@@ -54,9 +54,7 @@ extension InitializerRegistry {
     frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?,
     build: () throws -> Value
   ) throws -> Value {
-    guard registration.policy != .none else {
-      return try build()
-    }
+    guard registration.policy != .none else { return try build() }
     // The registries of the layers above this one, over the same registry, outermost first: a
     // layer's own rules before its in-force ones. Each may keep an instance it adopted.
     let adopters: [InitializerRegistry] = (stack?.layers ?? []).flatMap { layer in
@@ -72,9 +70,7 @@ extension InitializerRegistry {
             return adopted
           }
         }
-        if let kept = state.value.instances.instance(of: registration) {
-          return kept
-        }
+        if let kept = state.value.instances.instance(of: registration) { return kept }
         let thread = _lazyinject_thread_identity()
         guard let builder = state.value.instances.builder(of: registration) else {
           state.value.instances.setBuilder(thread, of: registration)
@@ -96,9 +92,7 @@ extension InitializerRegistry {
         WaitGraph.didWait()
       }
     }
-    if let kept {
-      return kept as! Value
-    }
+    if let kept { return kept as! Value }
     // Objects made by the build learn from it which layers keep them (see `Capture`).
     let sharedBuild = stack == nil ? nil : SharedBuild()
     let value: Value
@@ -118,9 +112,7 @@ extension InitializerRegistry {
     }
     // The values the sender keeps may have been built with other layers' rules: the build may
     // have read them.
-    if _lazyinject_overrides_used() != 0 {
-      frame.pointee.taint.add(LayerTaint.of(container))
-    }
+    if _lazyinject_overrides_used() != 0 { frame.pointee.taint.add(LayerTaint.of(container)) }
     let taint = frame.pointee.taint
     let keeper = try state.lock.withLock { () throws -> SharedBuild.Keeper in
       let wasReset = state.value.instances.setBuilder(nil, of: registration)

@@ -41,9 +41,7 @@ internal enum WaitGraph {
         let holder = waiters.first(where: { $0.thread != thread && $0.chain.holds(wanted) })
       {
         hops.append(holder)
-        if chain.holds(holder.resource) {
-          return hops
-        }
+        if chain.holds(holder.resource) { return hops }
         wanted = holder.resource
       }
       waiters.append(Waiter(thread: thread, resource: resource, chain: chain))
@@ -68,9 +66,7 @@ internal enum WaitGraph {
   static func didWait() {
     let thread = _lazyinject_thread_identity()
     waiters.withLock { waiters in
-      if let index = waiters.lastIndex(where: { $0.thread == thread }) {
-        waiters.remove(at: index)
-      }
+      if let index = waiters.lastIndex(where: { $0.thread == thread }) { waiters.remove(at: index) }
     }
   }
 }

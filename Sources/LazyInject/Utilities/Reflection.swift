@@ -110,13 +110,12 @@ package struct LazyField {
   package static func fields(of containerClass: AnyClass) throws(StoredField.Unreadable)
     -> [LazyField]
   {
-    if let known = cache.withLock({ $0[ObjectIdentifier(containerClass)] }) {
-      return known
-    }
+    if let known = cache.withLock({ $0[ObjectIdentifier(containerClass)] }) { return known }
     var fields: [LazyField] = []
     var inherited = 0  // How many stored properties the superclasses declare.
     for declaringClass in RuleTable.ancestry(of: containerClass).reversed() {
-      guard _lazyinject_is_swift_class(unsafeBitCast(declaringClass, to: UnsafeRawPointer.self)) != 0
+      guard
+        _lazyinject_is_swift_class(unsafeBitCast(declaringClass, to: UnsafeRawPointer.self)) != 0
       else { continue }
       let stored = try StoredField.fields(of: declaringClass)
       for field in stored.dropFirst(inherited) {
