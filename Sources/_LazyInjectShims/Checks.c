@@ -15,11 +15,7 @@ static uint64_t stripe_bit(const void *object) {
 }
 
 void _lazyinject_checked_note_slot_lock(const void *object, int isLocked) {
-  if (isLocked) {
-    held_slot_locks |= stripe_bit(object);
-  } else {
-    held_slot_locks &= ~stripe_bit(object);
-  }
+  held_slot_locks = isLocked ? held_slot_locks | stripe_bit(object) : held_slot_locks & ~stripe_bit(object);
 }
 
 int _lazyinject_checked_holds_slot_lock(const void *object) {
@@ -29,29 +25,14 @@ int _lazyinject_checked_holds_slot_lock(const void *object) {
 uint64_t _lazyinject_checked_held_slot_locks(void) { return held_slot_locks; }
 
 void _lazyinject_checked_note_mutex(const void *mutex, int isLocked) {
-  if (isLocked) {
-    if (held_mutex_count < 16) {
-      held_mutexes[held_mutex_count] = mutex;
-    }
-    held_mutex_count += 1;
-    return;
-  }
-  for (intptr_t index = held_mutex_count - 1; index >= 0; index--) {
-    if (index < 16 && held_mutexes[index] == mutex) {
-      for (intptr_t next = index + 1; next < held_mutex_count && next < 16; next++) {
-        held_mutexes[next - 1] = held_mutexes[next];
-      }
-      break;
-    }
-  }
-  held_mutex_count -= 1;
+  // `withLock` nests: the mutex let go of is the last taken.
+  if (isLocked && held_mutex_count < 16) held_mutexes[held_mutex_count] = mutex;
+  held_mutex_count += isLocked ? 1 : -1;
 }
 
 int _lazyinject_checked_holds_mutex(const void *mutex) {
   for (intptr_t index = 0; index < held_mutex_count && index < 16; index++) {
-    if (held_mutexes[index] == mutex) {
-      return 1;
-    }
+    if (held_mutexes[index] == mutex) return 1;
   }
   return held_mutex_count > 16;  // Beyond what is noted: cannot tell, so do not fail.
 }

@@ -19,22 +19,16 @@ static void wait_for_readers(void) {
   }
 }
 
-static _lazyinject_express_table *make_table(uintptr_t capacity) {
-  _lazyinject_express_table *table =
-      calloc(1, sizeof(_lazyinject_express_table) + capacity * sizeof(void *));
-  if (table == 0) {
-    abort();
-  }
-  table->mask = capacity - 1;
-  return table;
+static void *allocate(size_t bytes) {
+  void *memory = calloc(1, bytes);
+  if (memory == 0) abort();
+  return memory;
 }
 
 /// Puts `entry` in the first free slot of its probe sequence.
 static void place(_lazyinject_express_table *table, _lazyinject_express_entry *entry) {
   uintptr_t index = _lazyinject_pair_hash(entry->property, entry->container) & table->mask;
-  while (table->slots[index] != 0) {
-    index = (index + 1) & table->mask;
-  }
+  while (table->slots[index] != 0) index = (index + 1) & table->mask;
   __atomic_store_n(&table->slots[index], entry, __ATOMIC_RELEASE);
   table->count += 1;
 }
@@ -42,49 +36,36 @@ static void place(_lazyinject_express_table *table, _lazyinject_express_entry *e
 void _lazyinject_express_insert(const void *property, const void *container, void *payload,
                                 uint32_t kind, uint32_t flags) {
   pthread_mutex_lock(&writer);
-  if (_lazyinject_express_find(property, container) != 0) {
-    pthread_mutex_unlock(&writer);
-    return;
-  }
   _lazyinject_express_table *table = _lazyinject_express_storage;
-  _lazyinject_express_entry *entry = malloc(sizeof(_lazyinject_express_entry));
-  if (entry == 0) {
-    abort();
-  }
-  *entry = (_lazyinject_express_entry){property, container, payload, kind, flags};
-  if (table == 0 || (table->count + 1) * 2 > table->mask + 1) {
-    uintptr_t capacity = table == 0 ? 16 : (table->mask + 1) * 2;
-    _lazyinject_express_table *grown = make_table(capacity);
-    for (uintptr_t index = 0; table != 0 && index <= table->mask; index++) {
-      if (table->slots[index] != 0) {
-        place(grown, table->slots[index]);
+  if (_lazyinject_express_find(property, container) == 0) {
+    _lazyinject_express_entry *entry = allocate(sizeof(_lazyinject_express_entry));
+    *entry = (_lazyinject_express_entry){property, container, payload, kind, flags};
+    if (table != 0 && (table->count + 1) * 2 <= table->mask + 1) {
+      place(table, entry);
+    } else {
+      uintptr_t capacity = table == 0 ? 16 : (table->mask + 1) * 2;
+      _lazyinject_express_table *grown =
+          allocate(sizeof(_lazyinject_express_table) + capacity * sizeof(void *));
+      grown->mask = capacity - 1;
+      for (uintptr_t index = 0; table != 0 && index <= table->mask; index++) {
+        if (table->slots[index] != 0) place(grown, table->slots[index]);
       }
-    }
-    place(grown, entry);
-    __atomic_store_n(&_lazyinject_express_storage, grown, __ATOMIC_RELEASE);
-    if (table != 0) {
+      place(grown, entry);
+      __atomic_store_n(&_lazyinject_express_storage, grown, __ATOMIC_RELEASE);
       wait_for_readers();  // Of the old array only: the entries live on in the new one.
       free(table);
     }
-  } else {
-    place(table, entry);
   }
   pthread_mutex_unlock(&writer);
 }
 
 void _lazyinject_express_clear(void) {
-  if (__atomic_load_n(&_lazyinject_express_storage, __ATOMIC_ACQUIRE) == 0) {
-    return;
-  }
+  if (__atomic_load_n(&_lazyinject_express_storage, __ATOMIC_ACQUIRE) == 0) return;
   pthread_mutex_lock(&writer);
   _lazyinject_express_table *table = _lazyinject_express_storage;
   __atomic_store_n(&_lazyinject_express_storage, 0, __ATOMIC_RELEASE);
-  if (table != 0) {
-    wait_for_readers();
-    for (uintptr_t index = 0; index <= table->mask; index++) {
-      free(table->slots[index]);
-    }
-    free(table);
-  }
+  wait_for_readers();
+  for (uintptr_t index = 0; table != 0 && index <= table->mask; index++) free(table->slots[index]);
+  free(table);
   pthread_mutex_unlock(&writer);
 }

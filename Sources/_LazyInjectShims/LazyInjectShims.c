@@ -27,21 +27,15 @@ void _lazyinject_set_overrides_used(void) {
   __atomic_store_n(&_lazyinject_overrides_used_storage, 1, __ATOMIC_RELEASE);
 }
 
-void _lazyinject_lock_contended(_lazyinject_stripe *stripe) {
 #if !defined(__APPLE__)
+void _lazyinject_lock_contended(_lazyinject_stripe *stripe) {
   for (unsigned spins = 0;; spins++) {
     if (__atomic_load_n(&stripe->isLocked, __ATOMIC_RELAXED) == 0 &&
-        __atomic_exchange_n(&stripe->isLocked, 1, __ATOMIC_ACQUIRE) == 0) {
-      return;
-    }
-    if (spins > 64) {
-      sched_yield();
-    }
+        __atomic_exchange_n(&stripe->isLocked, 1, __ATOMIC_ACQUIRE) == 0) return;
+    if (spins > 64) sched_yield();
   }
-#else
-  (void)stripe;
-#endif
 }
+#endif
 
 void _lazyinject_set_in_flight_marker(uintptr_t marker) {
   __atomic_store_n(&_lazyinject_in_flight_marker_storage, marker, __ATOMIC_RELEASE);
@@ -64,27 +58,20 @@ static int stack_bounds(uintptr_t *bottom, uintptr_t *top) {
   pthread_t thread = pthread_self();
   *top = (uintptr_t)pthread_get_stackaddr_np(thread);
   size_t size = pthread_get_stacksize_np(thread);
-  if (pthread_main_np() != 0) {
-    // Some OS versions report a wrong size for the main thread (WebKit's StackBounds.cpp,
-    // rdar://13741204): its stack is what the resource limit says.
-    struct rlimit limit;
-    if (getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
-      size = (size_t)limit.rlim_cur;
-    }
-  }
+  // Some OS versions report a wrong size for the main thread (WebKit's StackBounds.cpp,
+  // rdar://13741204): its stack is what the resource limit says.
+  struct rlimit limit;
+  if (pthread_main_np() != 0 && getrlimit(RLIMIT_STACK, &limit) == 0 &&
+      limit.rlim_cur != RLIM_INFINITY) size = (size_t)limit.rlim_cur;
   *bottom = *top - size;
 #else
   pthread_attr_t attributes;
-  if (pthread_getattr_np(pthread_self(), &attributes) != 0) {
-    return 0;
-  }
+  if (pthread_getattr_np(pthread_self(), &attributes) != 0) return 0;
   void *address = 0;
   size_t size = 0;
   int failed = pthread_attr_getstack(&attributes, &address, &size);
   pthread_attr_destroy(&attributes);
-  if (failed) {
-    return 0;
-  }
+  if (failed) return 0;
   *bottom = (uintptr_t)address;
   *top = *bottom + size;
 #endif
@@ -92,16 +79,11 @@ static int stack_bounds(uintptr_t *bottom, uintptr_t *top) {
 }
 
 uintptr_t _lazyinject_compute_stack_floor(void) {
-  uintptr_t bottom = 0, top = 0;
-  uintptr_t here = (uintptr_t)__builtin_frame_address(0);
-  uintptr_t floor = 1;  // Unknown: no guard, rather than a false one.
+  uintptr_t bottom = 0, top = 0, here = (uintptr_t)__builtin_frame_address(0);
   // Trusted only if the current frame lies inside, above the margin: a wrong size would give a
-  // false "too deep" stop, or a guard that never fires.
-  if (stack_bounds(&bottom, &top) && bottom + LAZYINJECT_STACK_MARGIN < here && here <= top) {
-    floor = bottom + LAZYINJECT_STACK_MARGIN;
-  }
-  _lazyinject_stack_floor_storage = floor;
-  return floor;
+  // false "too deep" stop, or a guard that never fires. Unknown (1): no guard.
+  int trusted = stack_bounds(&bottom, &top) && bottom + LAZYINJECT_STACK_MARGIN < here && here <= top;
+  return _lazyinject_stack_floor_storage = trusted ? bottom + LAZYINJECT_STACK_MARGIN : 1;
 }
 
 // The Swift runtime's entry points, ABI-stable since Swift 5.0.
@@ -125,32 +107,22 @@ extern const void *swift_getTypeContextDescriptor(const void *metadata);
 int _lazyinject_type_category(const void *type) {
   uintptr_t kind = *(const uintptr_t *)type;
   if (kind == LAZYINJECT_CLASS_KIND || kind > LAZYINJECT_LAST_ENUMERATED_KIND ||
-      kind == LAZYINJECT_FOREIGN_CLASS_KIND || kind == LAZYINJECT_OBJC_CLASS_WRAPPER_KIND) {
+      kind == LAZYINJECT_FOREIGN_CLASS_KIND || kind == LAZYINJECT_OBJC_CLASS_WRAPPER_KIND)
     return LAZYINJECT_CATEGORY_CLASS;
-  }
-  if (kind == LAZYINJECT_STRUCT_KIND || kind == LAZYINJECT_ENUM_KIND) {
-    return LAZYINJECT_CATEGORY_VALUE;
-  }
-  if (kind == LAZYINJECT_EXISTENTIAL_KIND) {
-    return LAZYINJECT_CATEGORY_EXISTENTIAL;
-  }
-  return LAZYINJECT_CATEGORY_OTHER;
+  if (kind == LAZYINJECT_STRUCT_KIND || kind == LAZYINJECT_ENUM_KIND) return LAZYINJECT_CATEGORY_VALUE;
+  return kind == LAZYINJECT_EXISTENTIAL_KIND ? LAZYINJECT_CATEGORY_EXISTENTIAL : LAZYINJECT_CATEGORY_OTHER;
 }
 
 int _lazyinject_is_weakly_referenceable(const void *type) {
-  uintptr_t kind = *(const uintptr_t *)type;
   switch (_lazyinject_type_category(type)) {
-  case LAZYINJECT_CATEGORY_CLASS:
-    return 1;
-  case LAZYINJECT_CATEGORY_EXISTENTIAL: {
+  case LAZYINJECT_CATEGORY_CLASS: return 1;
+  case LAZYINJECT_CATEGORY_EXISTENTIAL:
     // The flags follow the kind word: ExistentialTypeMetadata { Kind; Flags; NumProtocols; ... }.
-    uint32_t flags = *(const uint32_t *)((const uintptr_t *)type + 1);
-    return (flags & LAZYINJECT_EXISTENTIAL_ANY_CONSTRAINT) == 0;
-  }
+    return (*(const uint32_t *)((const uintptr_t *)type + 1) & LAZYINJECT_EXISTENTIAL_ANY_CONSTRAINT) == 0;
   default:
     // An extended existential (`any P<Int>`) keeps its class constraint in a shape reached
     // through a pointer that is signed on arm64e: not read here.
-    return kind == LAZYINJECT_EXTENDED_EXISTENTIAL_KIND ? -1 : 0;
+    return *(const uintptr_t *)type == LAZYINJECT_EXTENDED_EXISTENTIAL_KIND ? -1 : 0;
   }
 }
 
@@ -174,10 +146,8 @@ int _lazyinject_is_swift_class(const void *metadata) {
 }
 
 const void *_lazyinject_existential_metatype(const void *type) {
-  if (*(const uintptr_t *)type != LAZYINJECT_EXISTENTIAL_KIND) {
-    return 0;
-  }
-  return swift_getExistentialMetatypeMetadata(type);
+  return *(const uintptr_t *)type == LAZYINJECT_EXISTENTIAL_KIND
+             ? swift_getExistentialMetatypeMetadata(type) : 0;
 }
 
 static pthread_key_t frame_arena_key;
@@ -196,9 +166,7 @@ static void create_frame_arena_key(void) { pthread_key_create(&frame_arena_key, 
 void *_lazyinject_make_frame_arena(uintptr_t bytes) {
   pthread_once(&frame_arena_once, create_frame_arena_key);
   void *arena = malloc(bytes);
-  if (arena == 0) {
-    abort();
-  }
+  if (arena == 0) abort();
   _lazyinject_frame_arena_storage = arena;
   pthread_setspecific(frame_arena_key, arena);  // Freed at the thread's exit.
   return arena;
@@ -207,12 +175,10 @@ void *_lazyinject_make_frame_arena(uintptr_t bytes) {
 static LAZYINJECT_TLS int is_main_thread = -1;
 
 int _lazyinject_is_main_thread(void) {
-  if (is_main_thread < 0) {
 #if defined(__APPLE__)
-    is_main_thread = pthread_main_np() != 0;
+  if (is_main_thread < 0) is_main_thread = pthread_main_np() != 0;
 #else
-    is_main_thread = syscall(SYS_gettid) == getpid();
+  if (is_main_thread < 0) is_main_thread = syscall(SYS_gettid) == getpid();
 #endif
-  }
   return is_main_thread;
 }

@@ -13,8 +13,6 @@ extension InitializerRegistry {
     /// Whether the automatic modules of ``shared`` are installed; every other registry starts
     /// `.installed`.
     var modules: AutomaticModules
-    /// Threads waiting on the lock's condition for a shared instance or for the modules.
-    var waitingThreads = 0
     var duplicateHandler: @Sendable (DuplicateRegistration) -> Void = DuplicateRegistration.warnOnce
     var tracer: (@Sendable (ResolutionEvent) -> Void)?
   }
@@ -53,11 +51,7 @@ extension InitializerRegistry {
   /// `body` took out, after unlocking.
   internal func withStateChange<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     try withState { state in
-      defer {
-        if self === Self.shared {  // The only registry whose plans the table holds.
-          ExpressTable.clear()
-        }
-      }
+      defer { if self === Self.shared { ExpressTable.clear() } }  // The only registry it holds.
       return try body(&state)
     }
   }
@@ -74,27 +68,21 @@ extension InitializerRegistry {
       case .installed:
         return false
       case .installing(let installer):
-        if installer == thread {
-          return false  // A module registering.
-        }
-        waitForAnotherThread()
+        guard installer != thread else { return false }  // A module registering.
+        state.lock.wait()
       case .pending:
         state.value.modules =
           isOnMainActor()
           ? .installing(thread: thread)
           : .awaitingMainActor(since: DispatchTime.now().uptimeNanoseconds)
         return true
+      case .awaitingMainActor where isOnMainActor():
+        state.value.modules = .installing(thread: thread)
+        return true
       case .awaitingMainActor(let since):
-        if isOnMainActor() {
-          state.value.modules = .installing(thread: thread)
-          return true
-        }
-        let waited = (DispatchTime.now().uptimeNanoseconds - since) / 1_000_000_000
-        let limit = UInt64(Self.mainActorWaitSeconds)
-        if waited >= limit { fatalError(Self.mainActorDidNotInstall(waited: Int(waited))) }
-        state.value.waitingThreads += 1
-        _ = state.lock.wait(seconds: Int(limit - waited))
-        state.value.waitingThreads -= 1
+        let waited = Int((DispatchTime.now().uptimeNanoseconds - since) / 1_000_000_000)
+        if waited >= Self.mainActorWaitSeconds { fatalError(Self.mainActorDidNotInstall(waited)) }
+        state.lock.wait(seconds: Self.mainActorWaitSeconds - waited)
       }
     }
   }
@@ -123,7 +111,7 @@ extension InitializerRegistry {
     }
     state.lock.withLock {
       state.value.modules = .installed
-      wakeWaitingThreads()
+      state.lock.broadcast()
     }
   }
 
@@ -136,7 +124,7 @@ extension InitializerRegistry {
 
   /// The message that stops a thread which waited `waited` seconds for the main actor to install
   /// the automatic modules: if the main thread waits for this one, neither would ever go on.
-  private static func mainActorDidNotInstall(waited: Int) -> String {
+  private static func mainActorDidNotInstall(_ waited: Int) -> String {
     """
     LazyInject cannot use InitializerRegistry.shared: it was first used off the main actor, and \
     the automatic modules (AutomaticModuleInstallation) are installed on the main actor, which \
@@ -159,21 +147,5 @@ extension InitializerRegistry {
   package static var mainActorWaitSeconds: Int {
     get { mainActorWait.withLock { $0 } }
     set { mainActorWait.withLock { $0 = max(1, newValue) } }
-  }
-
-  /// Waits for `wakeWaitingThreads()`.
-  ///
-  /// Call with the lock held.
-  internal func waitForAnotherThread() {
-    state.value.waitingThreads += 1
-    state.lock.wait()
-    state.value.waitingThreads -= 1
-  }
-
-  /// Wakes the threads in `waitForAnotherThread()`.
-  ///
-  /// Call with the lock held.
-  internal func wakeWaitingThreads() {
-    if state.value.waitingThreads > 0 { state.lock.broadcast() }
   }
 }

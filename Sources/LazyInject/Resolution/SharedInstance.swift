@@ -88,57 +88,48 @@ extension InitializerRegistry {
         if let cycle = WaitGraph.willWait(for: .registration(ObjectIdentifier(registration))) {
           throw cycle
         }
-        waitForAnotherThread()
+        state.lock.wait()
         WaitGraph.didWait()
       }
     }
     if let kept { return kept as! Value }
     // Objects made by the build learn from it which layers keep them (see `Capture`).
     let sharedBuild = stack == nil ? nil : SharedBuild()
-    let value: Value
-    do {
-      if let sharedBuild {
-        value = try OverrideScope.$sharedBuild.withValue(sharedBuild, operation: build)
-      } else {
-        value = try build()
-      }
-    } catch {
-      state.lock.withLock {
-        state.value.instances.setBuilder(nil, of: registration)
-        frame.pointee.building = nil
-        wakeWaitingThreads()
-      }
-      throw error
+    let built = Result {
+      try sharedBuild.map { try OverrideScope.$sharedBuild.withValue($0, operation: build) }
+        ?? build()
     }
     // The values the sender keeps may have been built with other layers' rules: the build may
     // have read them.
     if _lazyinject_overrides_used() != 0 { frame.pointee.taint.add(LayerTaint.of(container)) }
     let taint = frame.pointee.taint
-    let keeper = try state.lock.withLock { () throws -> SharedBuild.Keeper in
+    let (value, keeper) = try state.lock.withLock { () throws -> (Value, SharedBuild.Keeper) in
       let wasReset = state.value.instances.setBuilder(nil, of: registration)
       frame.pointee.building = nil
-      wakeWaitingThreads()
+      state.lock.broadcast()
+      let value = try built.get()
       // A reset of the scope while the value was built: it goes to this caller only, which
       // asked before the reset; resolutions that asked after it build anew. The same for a build
       // whose layers are no single chain.
-      guard !wasReset, !taint.forbidsKeeping, stack?.isMerged != true else { return .notKept }
+      guard !wasReset, !taint.forbidsKeeping, stack?.isMerged != true else {
+        return (value, .notKept)
+      }
       // This registry keeps it if the build used no layer, or only this one and those it nests in
       // (in force now, over the same registry, no deeper).
       guard let used = taint.layer,
         used.depth > overrideDepth || !(stack?.holds(used.identifier) ?? false)
       else {
         try keep(value, of: registration, in: &state.value)
-        return .kept(stack?.chain(through: self) ?? [])
+        return (value, .kept(stack?.chain(through: self) ?? []))
       }
       // Else the layer whose rules it used, if that is one of the adopters, which this
       // resolution holds (a layer that is not in force here cannot keep it).
-      guard
-        let index = adopters.firstIndex(where: { ObjectIdentifier($0) == used.identifier }),
+      guard let index = adopters.firstIndex(where: { ObjectIdentifier($0) == used.identifier }),
         adopters[index].withState({ $0.instances.generation(of: registration.scope) })
           == adopterGenerations[index]
-      else { return .notKept }
+      else { return (value, .notKept) }
       try adopters[index].withState { try keep(value, of: registration, in: &$0) }
-      return .kept(stack?.chain(through: adopters[index]) ?? [])
+      return (value, .kept(stack?.chain(through: adopters[index]) ?? []))
     }
     sharedBuild?.keeper.withLock { $0 = keeper }
     return value

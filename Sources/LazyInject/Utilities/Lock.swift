@@ -32,15 +32,13 @@ final class Lock: Sendable {
     storage.withUnsafeMutablePointers { condition, mutex in
       mutex.initialize(to: pthread_mutex_t())
       // Can fail only for want of memory or a bad attribute: nothing to recover from.
-      precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
-      precondition(pthread_cond_init(condition, nil) == 0, "pthread_cond_init failed")
+      precondition(pthread_mutex_init(mutex, nil) == 0 && pthread_cond_init(condition, nil) == 0)
     }
   }
 
   deinit {
     storage.withUnsafeMutablePointers { condition, mutex in
-      Self.check(pthread_cond_destroy(condition), "pthread_cond_destroy")
-      Self.check(pthread_mutex_destroy(mutex), "pthread_mutex_destroy")
+      Self.check(pthread_cond_destroy(condition) | pthread_mutex_destroy(mutex))
       mutex.deinitialize(count: 1)
     }
   }
@@ -48,16 +46,12 @@ final class Lock: Sendable {
   /// Runs `body` with the mutex held.
   func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
     try storage.withUnsafeMutablePointerToElements { mutex in
-      Self.check(pthread_mutex_lock(mutex), "pthread_mutex_lock")
+      Self.check(pthread_mutex_lock(mutex))
       #if DEBUG
         _lazyinject_checked_note_mutex(mutex, 1)
+        defer { _lazyinject_checked_note_mutex(mutex, 0) }
       #endif
-      defer {
-        #if DEBUG
-          _lazyinject_checked_note_mutex(mutex, 0)
-        #endif
-        Self.check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock")
-      }
+      defer { Self.check(pthread_mutex_unlock(mutex)) }
       return try body()
     }
   }
@@ -72,43 +66,31 @@ final class Lock: Sendable {
     #endif
   }
 
-  /// Releases the mutex until another thread calls `broadcast()`.
-  ///
-  /// Call only inside `withLock`.
-  func wait() {
-    storage.withUnsafeMutablePointers { condition, mutex in
-      Self.check(pthread_cond_wait(condition, mutex), "pthread_cond_wait")
-    }
-  }
-
-  /// Releases the mutex until another thread calls `broadcast()` or `seconds` have passed;
-  /// returns whether it was woken before then.
-  ///
-  /// Call only inside `withLock`.
-  func wait(seconds: Int) -> Bool {
+  /// Releases the mutex until another thread calls `broadcast()`, or until `seconds` have
+  /// passed; returns whether it was woken before then. Call only inside `withLock`.
+  @discardableResult
+  func wait(seconds: Int? = nil) -> Bool {
     var deadline = timespec()
     clock_gettime(CLOCK_REALTIME, &deadline)
-    deadline.tv_sec += seconds
+    deadline.tv_sec += seconds ?? 0
     return storage.withUnsafeMutablePointers { condition, mutex in
-      let result = pthread_cond_timedwait(condition, mutex, &deadline)
-      assert(result == 0 || result == ETIMEDOUT, "pthread_cond_timedwait failed: \(result)")
+      let result =
+        seconds == nil
+        ? pthread_cond_wait(condition, mutex) : pthread_cond_timedwait(condition, mutex, &deadline)
+      assert(result == 0 || result == ETIMEDOUT, "pthread_cond_wait failed: \(result)")
       return result == 0
     }
   }
 
-  /// Wakes every thread in `wait()`.
-  ///
-  /// Call only inside `withLock`.
+  /// Wakes every thread in `wait()`. Call only inside `withLock`.
   func broadcast() {
-    storage.withUnsafeMutablePointerToHeader { condition in
-      Self.check(pthread_cond_broadcast(condition), "pthread_cond_broadcast")
-    }
+    storage.withUnsafeMutablePointerToHeader { Self.check(pthread_cond_broadcast($0)) }
   }
 
-  /// Checks, in debug builds, that a pthread call returned 0.
+  /// Checks, in debug builds, that pthread calls returned 0.
   @inline(__always)
-  private static func check(_ result: Int32, _ call: StaticString) {
-    assert(result == 0, "\(call) failed: \(result)")
+  private static func check(_ result: Int32) {
+    assert(result == 0, "a pthread call failed: \(result)")
   }
 }
 

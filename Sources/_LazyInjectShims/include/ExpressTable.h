@@ -44,19 +44,11 @@ extern _lazyinject_express_table *_Nullable _lazyinject_express_storage;
 static inline const _lazyinject_express_entry *_Nullable _lazyinject_express_find(
     const void *_Nonnull property, const void *_Nonnull container) {
   _lazyinject_express_table *table = __atomic_load_n(&_lazyinject_express_storage, __ATOMIC_ACQUIRE);
-  if (table == 0) {
-    return 0;
-  }
-  uintptr_t index = _lazyinject_pair_hash(property, container) & table->mask;
-  for (;;) {
+  if (table == 0) return 0;
+  for (uintptr_t index = _lazyinject_pair_hash(property, container) & table->mask;;
+       index = (index + 1) & table->mask) {
     _lazyinject_express_entry *entry = __atomic_load_n(&table->slots[index], __ATOMIC_ACQUIRE);
-    if (entry == 0) {
-      return 0;
-    }
-    if (entry->property == property && entry->container == container) {
-      return entry;
-    }
-    index = (index + 1) & table->mask;
+    if (entry == 0 || (entry->property == property && entry->container == container)) return entry;
   }
 }
 

@@ -28,25 +28,18 @@ static inline _lazyinject_stripe *_Nonnull _lazyinject_stripe_for(const void *_N
   return &_lazyinject_stripes[((address >> 4) ^ (address >> 10)) % LAZYINJECT_STRIPE_COUNT];
 }
 
+#if defined(__APPLE__)
+static inline void _lazyinject_stripe_lock(_lazyinject_stripe *_Nonnull s) { os_unfair_lock_lock(&s->lock); }
+static inline void _lazyinject_stripe_unlock(_lazyinject_stripe *_Nonnull s) { os_unfair_lock_unlock(&s->lock); }
+#else
 void _lazyinject_lock_contended(_lazyinject_stripe *_Nonnull stripe);
-
 static inline void _lazyinject_stripe_lock(_lazyinject_stripe *_Nonnull stripe) {
-#if defined(__APPLE__)
-  os_unfair_lock_lock(&stripe->lock);
-#else
-  if (__atomic_exchange_n(&stripe->isLocked, 1, __ATOMIC_ACQUIRE) != 0) {
-    _lazyinject_lock_contended(stripe);
-  }
-#endif
+  if (__atomic_exchange_n(&stripe->isLocked, 1, __ATOMIC_ACQUIRE) != 0) _lazyinject_lock_contended(stripe);
 }
-
 static inline void _lazyinject_stripe_unlock(_lazyinject_stripe *_Nonnull stripe) {
-#if defined(__APPLE__)
-  os_unfair_lock_unlock(&stripe->lock);
-#else
   __atomic_store_n(&stripe->isLocked, 0, __ATOMIC_RELEASE);
-#endif
 }
+#endif
 
 /// Locks the slots of `object`. Held only to read or write a slot: never while user code runs.
 static inline void _lazyinject_lock(const void *_Nonnull object) {
@@ -151,11 +144,7 @@ uintptr_t _lazyinject_compute_stack_floor(void);
 /// Whether the calling thread's stack is nearly used up: nested resolutions must stop here.
 static inline int _lazyinject_stack_is_low(void) {
   uintptr_t floor = _lazyinject_stack_floor_storage;
-  if (floor == 0) {
-    floor = _lazyinject_compute_stack_floor();
-  }
-  uintptr_t here = (uintptr_t)__builtin_frame_address(0);
-  return here < floor;
+  return (uintptr_t)__builtin_frame_address(0) < (floor != 0 ? floor : _lazyinject_compute_stack_floor());
 }
 
 /// Whether the calling thread is the main thread, where the main actor runs synchronous code.
