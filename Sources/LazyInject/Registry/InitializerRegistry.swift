@@ -74,20 +74,14 @@ public final class InitializerRegistry: Sendable {
 
   private init(installsAutomaticModules: Bool) {
     state = Protected(State(modules: installsAutomaticModules ? .pending : .installed))
-    overrideDepth = 0
-    isInForce = false
-    overridden = nil
+    (overrideDepth, isInForce, overridden) = (0, false, nil)
   }
 
   /// Creates a registry of an override layer `depth` layers above `base`: its own rules, or
   /// those registered while it is in force.
   internal init(overriding base: InitializerRegistry, depth: Int, isInForce: Bool) {
-    var state = State(modules: .installed)
-    state.duplicateHandler = base.withState { $0.duplicateHandler }
-    self.state = Protected(state)
-    overrideDepth = depth
-    self.isInForce = isInForce
-    overridden = base
+    state = Protected(State(modules: .installed, duplicateHandler: base.withState(\.duplicateHandler)))
+    (overrideDepth, self.isInForce, overridden) = (depth, isInForce, base)
   }
 
   // MARK: Registering
@@ -171,12 +165,12 @@ public final class InitializerRegistry: Sendable {
   public func unregister<Property, Container: AnyObject>(
     _ propertyType: Property.Type, in containerType: Container.Type
   ) {
-    change { $0.remove(property: propertyType, container: containerType).map { [$0] } ?? [] }
+    change { $0.remove(property: propertyType, key: RuleTable.key(containerType)) }
   }
 
   /// Removes the root default of `propertyType`.
   public func unregister<Property>(_ propertyType: Property.Type) {
-    change { $0.remove(property: propertyType, container: nil).map { [$0] } ?? [] }
+    change { $0.remove(property: propertyType, key: RuleTable.key(nil)) }
   }
 
   /// Removes every registration, rules for one property included, and with them the singletons
@@ -236,8 +230,7 @@ public final class InitializerRegistry: Sendable {
     forwardTarget: Any.Type? = nil, scope: Scope, fileID: StaticString, line: UInt,
     isMainActor: Bool, make: @escaping @Sendable (AnyObject) throws -> Property
   ) {
-    let target = registrationTarget
-    let module = ModuleInstallation.current
+    let (target, module) = (registrationTarget, ModuleInstallation.current)
     let registration = Registration(
       source: RuleSource(
         propertyType: propertyType, containerType: property?.rootClass ?? container, scope: scope,

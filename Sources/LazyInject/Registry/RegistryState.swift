@@ -8,12 +8,12 @@ extension InitializerRegistry {
   /// Everything of a registry that changes, guarded by its lock (`Protected`, which checks in
   /// debug builds that every access holds it).
   struct State {
-    var rules = RuleTable()
-    var instances = InstanceStore()
     /// Whether the automatic modules of ``shared`` are installed; every other registry starts
     /// `.installed`.
     var modules: AutomaticModules
     var duplicateHandler: @Sendable (DuplicateRegistration) -> Void = DuplicateRegistration.warnOnce
+    var rules = RuleTable()
+    var instances = InstanceStore()
     var tracer: (@Sendable (ResolutionEvent) -> Void)?
   }
 

@@ -3,21 +3,21 @@
 ///
 /// A value type, part of its registry's `State`: only `decide` reads it to choose a rule.
 internal struct RuleTable {
-  /// Type rules by property type, then by container class (nil: the root default).
-  private var typeRules: [ObjectIdentifier: [ObjectIdentifier?: AnyRegistration]] = [:]
-
-  /// Property rules by property type, then by key path (whose equality includes its root).
-  private var propertyRules: [ObjectIdentifier: [AnyKeyPath: AnyRegistration]] = [:]
+  /// The rules by property type, then by what each is for: its container class (nil: the root
+  /// default), or for a rule for one property, its key path (whose equality includes its root).
+  private var rules: [ObjectIdentifier: [AnyHashable: AnyRegistration]] = [:]
 
   /// Each pair's entry, emptied on every change so that no resolution sees a stale rule.
   private var cache = ResolutionCache()
 
   /// The pins by (property type, container class): never emptied.
-  private var pins: [PairKey: RulePin] = [:]
+  private var pins: [Pair: RulePin] = [:]
 
-  private struct PairKey: Hashable {
-    let property: ObjectIdentifier
-    let container: ObjectIdentifier
+  private struct Pair: Hashable {
+    let property, container: ObjectIdentifier
+    init(_ property: Any.Type, _ container: AnyClass) {
+      (self.property, self.container) = (ObjectIdentifier(property), ObjectIdentifier(container))
+    }
   }
 
   /// What this table holds for a (property type, container class) pair, and what the pair's
@@ -36,40 +36,30 @@ internal struct RuleTable {
     var wrappedType: Any.Type?
   }
 
-  /// Adds `registration` (a property rule if it has a property); returns the one it replaces.
+  /// The key of a type rule for `container` (nil: the root default).
+  static func key(_ container: AnyClass?) -> AnyHashable { container.map(ObjectIdentifier.init) }
+
+  /// Adds `registration`; returns the one it replaces (for the same container class or key path).
   mutating func insert(_ registration: AnyRegistration) -> AnyRegistration? {
     cache.removeAll()
-    let key = ObjectIdentifier(registration.propertyType)
-    if let property = registration.source.property {
-      return propertyRules[key, default: [:]].updateValue(registration, forKey: property.keyPath)
-    }
-    return typeRules[key, default: [:]].updateValue(
-      registration, forKey: registration.containerType.map(ObjectIdentifier.init))
+    let key = registration.source.property.map { AnyHashable($0.keyPath) }
+    return rules[ObjectIdentifier(registration.propertyType), default: [:]].updateValue(
+      registration, forKey: key ?? Self.key(registration.containerType))
   }
 
-  // Removing returns what was removed, for the caller to release once it has unlocked: a
-  // singleton's deinit may resolve from the registry.
-
-  /// Removes the type rule for `property` and `container` (nil: the root default).
-  mutating func remove(property: Any.Type, container: AnyClass?) -> AnyRegistration? {
+  /// Removes the rule for `property` with `key` (see `insert`); returns it, for the caller to
+  /// release once it has unlocked: a singleton's deinit may resolve from the registry.
+  mutating func remove(property: Any.Type, key: AnyHashable) -> [AnyRegistration] {
     cache.removeAll()
-    let key = ObjectIdentifier(property)
-    defer { if typeRules[key]?.isEmpty == true { typeRules[key] = nil } }
-    return typeRules[key]?.removeValue(forKey: container.map(ObjectIdentifier.init))
-  }
-
-  /// Removes the property rule for `keyPath`.
-  mutating func remove(property: Any.Type, keyPath: AnyKeyPath) -> AnyRegistration? {
-    cache.removeAll()
-    let key = ObjectIdentifier(property)
-    defer { if propertyRules[key]?.isEmpty == true { propertyRules[key] = nil } }
-    return propertyRules[key]?.removeValue(forKey: keyPath)
+    let type = ObjectIdentifier(property)
+    defer { if rules[type]?.isEmpty == true { rules[type] = nil } }
+    return rules[type]?.removeValue(forKey: key).map { [$0] } ?? []
   }
 
   /// Removes every rule, property rules included.
   mutating func removeAll() -> [AnyRegistration] {
     cache.removeAll()
-    defer { (typeRules, propertyRules) = ([:], [:]) }
+    defer { rules = [:] }
     return allRegistrations
   }
 
@@ -77,26 +67,19 @@ internal struct RuleTable {
   mutating func entry(for property: Any.Type, in containerClass: AnyClass) -> Entry {
     let key = (ObjectIdentifier(property), ObjectIdentifier(containerClass))
     if let cached = cache.entry(property: key.0, container: key.1) { return cached }
-    let ancestry = Self.ancestry(of: containerClass).map(ObjectIdentifier.init)
-    let byContainer = typeRules[key.0]
-    let typeRule = byContainer.flatMap { rules in
-      ancestry.lazy.compactMap { rules[$0] }.first ?? rules[nil]
-    }
-    let ownPropertyRules = (propertyRules[key.0]?.values).map { rules in
-      rules.compactMap { rule in
-        rule.containerType.flatMap { root in
-          ancestry.firstIndex(of: ObjectIdentifier(root)).map { (rule, $0) }
-        }
+    let ancestry = Self.ancestry(of: containerClass)
+    let own = rules[key.0] ?? [:]
+    let propertyRules = own.values.compactMap { rule in
+      rule.source.property.flatMap { target in
+        ancestry.firstIndex { $0 == target.rootClass }.map { (rule, $0) }
       }
-      .sorted { first, second in
-        guard first.1 == second.1 else { return first.1 < second.1 }
-        let (a, b) = (first.0.source, second.0.source)
-        return ("\(a.fileID)", a.line) < ("\(b.fileID)", b.line)
-      }
-      .map(\.0)
     }
     let entry = Entry(
-      typeRule: typeRule, propertyRules: ownPropertyRules ?? [],
+      typeRule: ancestry.lazy.compactMap { own[Self.key($0)] }.first ?? own[Self.key(nil)],
+      propertyRules: propertyRules.sorted { first, second in
+        let (a, b) = (first.0.source, second.0.source)
+        return (first.1, "\(a.fileID)", a.line) < (second.1, "\(b.fileID)", b.line)
+      }.map(\.0),
       isObserved: containerClass is any InjectionObserving.Type,
       defaultInitializable: property as? any DefaultInitializable.Type,
       wrappedType: (property as? any _OptionalDependency.Type)?.wrappedType)
@@ -107,44 +90,27 @@ internal struct RuleTable {
   /// Whether `pin` (a rule of this table's registry, or `init()`) is the pin of `property` in
   /// `containerClass`: it is if it is the first pinned there.
   mutating func isPin(_ pin: RulePin, of property: Any.Type, in containerClass: AnyClass) -> Bool {
-    let key = PairKey(
-      property: ObjectIdentifier(property), container: ObjectIdentifier(containerClass))
-    guard let existing = pins[key] else {
-      pins[key] = pin
-      return true
-    }
-    return existing.isSame(as: pin)
+    let key = Pair(property, containerClass)
+    if let existing = pins[key] { return existing.isSame(as: pin) }
+    pins[key] = pin
+    return true
   }
 
   /// The pin of `property` in `containerClass`, if a resolution set one.
   func pin(of property: Any.Type, in containerClass: AnyClass) -> RulePin? {
-    pins[PairKey(property: ObjectIdentifier(property), container: ObjectIdentifier(containerClass))]
-  }
-
-  /// The type rule registered for exactly `containerClass` (nil: the root default), if any.
-  func typeRule(for property: Any.Type, registeredIn containerClass: AnyClass?) -> AnyRegistration?
-  {
-    typeRules[ObjectIdentifier(property)]?[containerClass.map(ObjectIdentifier.init)] ?? nil
+    pins[Pair(property, containerClass)]
   }
 
   /// The registrations for `property`, property rules included, in no particular order.
   func registrations(for property: Any.Type) -> [AnyRegistration] {
-    let key = ObjectIdentifier(property)
-    return (typeRules[key].map { Array($0.values) } ?? [])
-      + (propertyRules[key].map { Array($0.values) } ?? [])
+    rules[ObjectIdentifier(property)].map { Array($0.values) } ?? []
   }
 
   /// The property types with a registration (a property rule included), in no particular order.
-  var propertyTypes: [Any.Type] {
-    Dictionary(allRegistrations.map { (ObjectIdentifier($0.propertyType), $0.propertyType) }) {
-      first, _ in first
-    }.map(\.value)
-  }
+  var propertyTypes: [Any.Type] { rules.values.compactMap { $0.values.first?.propertyType } }
 
   /// Every registration, property rules included, in no particular order.
-  var allRegistrations: [AnyRegistration] {
-    typeRules.values.flatMap(\.values) + propertyRules.values.flatMap(\.values)
-  }
+  var allRegistrations: [AnyRegistration] { rules.values.flatMap(\.values) }
 
   /// `containerClass` and its superclasses, nearest first.
   static func ancestry(of containerClass: AnyClass) -> [AnyClass] {
