@@ -28,8 +28,7 @@ internal final class OverrideStack: Sendable {
   let isMerged: Bool
 
   init(_ layers: [OverrideLayer], isMerged: Bool = false) {
-    self.layers = layers
-    self.isMerged = isMerged
+    (self.layers, self.isMerged) = (layers, isMerged)
   }
 
   /// The registries a resolution from `base` searches before `base` itself: every layer's own
@@ -52,20 +51,13 @@ internal final class OverrideStack: Sendable {
     return added.isEmpty ? self : OverrideStack(layers + added, isMerged: true)
   }
 
-  /// Whether one of the layers is `registry` (either part of it).
-  func holds(_ registry: ObjectIdentifier) -> Bool {
-    layers.contains {
+  /// The layers up to and including the one that holds `registry` (either part of it): the
+  /// chain of layers a shared instance kept by `registry` was built in; nil if none holds it.
+  func chain(through registry: ObjectIdentifier) -> OverrideStack? {
+    layers.firstIndex {
       ObjectIdentifier($0.registry) == registry || ObjectIdentifier($0.inForce) == registry
     }
-  }
-
-  /// The layers up to and including the one that holds `registry` (either part of it): the
-  /// chain a shared instance that `registry` keeps was built in; none for the registry itself.
-  func chain(through registry: InitializerRegistry) -> [SharedBuild.WeakLayer] {
-    guard
-      let index = layers.firstIndex(where: { $0.registry === registry || $0.inForce === registry })
-    else { return [] }
-    return layers[...index].map(SharedBuild.WeakLayer.init)
+    .map { OverrideStack(Array(layers[...$0])) }
   }
 }
 
@@ -78,8 +70,7 @@ internal final class Capture: Sendable {
   let build: SharedBuild?
 
   private init(stack: OverrideStack?, build: SharedBuild?) {
-    self.stack = stack
-    self.build = build
+    (self.stack, self.build) = (stack, build)
   }
 
   /// The capture of the calling task, or nil when nothing is in force; in a process that never
@@ -91,47 +82,26 @@ internal final class Capture: Sendable {
   }
 
   /// The layers a first read made where `reader` is in force uses: those of the keeper of the
-  /// shared instance the object belongs to, whoever reads it, so that a reader's mocks never
-  /// reach a kept instance; else the object's layers with the reader's it lacks.
+  /// shared instance the object belongs to, whoever reads it (none for the registry, or a layer
+  /// the reader is not under), so that a reader's mocks never reach a kept instance; else the
+  /// object's layers with the reader's it lacks.
   func layers(readBy reader: OverrideStack?) -> OverrideStack? {
     if let build, case .kept(let keeper) = build.keeper.withLock({ $0 }) {
-      let layers = keeper.compactMap(\.layer)
-      return layers.isEmpty ? nil : OverrideStack(layers)
+      return keeper.flatMap { reader?.chain(through: $0) }
     }
     return stack.map { $0.adding(reader) } ?? reader
   }
 }
 
 /// The build of a shared instance under way in a process that made override layers: objects made
-/// during it capture it, and learn once it ends which layers keep the instance.
+/// during it capture it, and learn once it ends which registry keeps the instance.
 internal final class SharedBuild: Sendable {
   enum Keeper {
     case building
-    /// Kept by the registry (no layer) or by the layer ending this chain. Named weakly: the
-    /// layer keeps the instance whose objects keep this.
-    case kept([WeakLayer])
+    /// Kept by the registry (nil) or by this override layer's registry.
+    case kept(ObjectIdentifier?)
     /// Kept by nobody: it went to the read that built it alone.
     case notKept
-  }
-
-  /// An override layer, held weakly.
-  struct WeakLayer {
-    let base: ObjectIdentifier
-    weak var registry: InitializerRegistry?
-    weak var inForce: InitializerRegistry?
-    let testName: String?
-
-    init(_ layer: OverrideLayer) {
-      (base, registry, inForce, testName) = (
-        layer.base, layer.registry, layer.inForce, layer.testName
-      )
-    }
-
-    /// The layer, if it still exists.
-    var layer: OverrideLayer? {
-      guard let registry, let inForce else { return nil }
-      return OverrideLayer(base: base, registry: registry, inForce: inForce, testName: testName)
-    }
   }
 
   let keeper = Protected(Keeper.building)
@@ -191,14 +161,10 @@ internal enum OverrideScope {
       registry: InitializerRegistry(overriding: base, depth: depth, isInForce: false),
       inForce: InitializerRegistry(overriding: base, depth: depth, isInForce: true),
       testName: testName)
-    try $configuring.withValue(layer.registry) {
-      try configure(layer.registry)
-    }
+    try $configuring.withValue(layer.registry) { try configure(layer.registry) }
     return OverrideStack(layers + [layer])
   }
 
   /// The innermost test running inside override layers on this task, if any.
-  static var testName: String? {
-    layers.last { $0.testName != nil }?.testName
-  }
+  static var testName: String? { layers.last { $0.testName != nil }?.testName }
 }

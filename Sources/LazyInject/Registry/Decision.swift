@@ -89,17 +89,17 @@ extension InitializerRegistry {
       decision.isObserved = entries[0].entry.isObserved
       guard Self.select(entries, for: identity, into: &decision) else { continue }
       decision.owner = registry
-      if followingForwards, let registration = decision.registration,
-        let target = registration.source.forwardTarget
-      {
-        decision.forwarded =
-          forwardChain.contains { $0 == target } || target == property
-          ? .cycle
-          : .target(
-            decide(
-              target, in: containerClass, for: .none, searching: registries,
-              followingForwards: true, forwardChain: forwardChain + [property]))
+      guard followingForwards, let target = decision.registration?.source.forwardTarget else {
+        return decision
       }
+      let chain = forwardChain + [property]
+      decision.forwarded =
+        chain.contains { $0 == target }
+        ? .cycle
+        : .target(
+          decide(
+            target, in: containerClass, for: .none, searching: registries, followingForwards: true,
+            forwardChain: chain))
       return decision
     }
     // The entries of the registry searched last: whether a type is `DefaultInitializable` does
@@ -129,28 +129,20 @@ extension InitializerRegistry {
     var found: AnyRegistration?
     for rule in propertyRules {
       guard let target = rule.source.property else { continue }
-      let offset: Int?
-      let slot: Int
+      let (slot, offset): (Int, Int?)
       switch identity {
-      case .none:
-        continue
+      case .none: continue
+      case .field(let own): (slot, offset) = (own, target.offsetWithoutObject)
       case .object(let container, let own):
         // Every rule is applied, even after a match, so that an invalid key path fails every
         // read, whichever property is read first.
-        slot = own
-        do {
-          offset = try target.offset(in: container, rule: rule.source)
-        } catch {
+        do { (slot, offset) = (own, try target.offset(in: container, rule: rule.source)) } catch {
           decision.source = .invalidKeyPath(error)
           return true
         }
-      case .field(let own):
-        slot = own
-        offset = target.offsetWithoutObject
       }
-      if found != nil {
-        continue
-      } else if offset == slot {
+      if found != nil { continue }
+      if offset == slot {
         found = rule
       } else if offset == nil {
         decision.undecided.append(rule)
@@ -158,18 +150,13 @@ extension InitializerRegistry {
         decision.otherProperties.append(rule)
       }
     }
-    if let found {
-      decision.source = .registration(found)
-      return true
+    let typeRule = entries.lazy.compactMap { entry in entry.entry.typeRule.map { (entry.type, $0) }
     }
-    for (type, entry) in entries {
-      if let rule = entry.typeRule {
-        decision.source = .registration(rule)
-        decision.builtType = type
-        return true
-      }
+    guard let (type, rule) = found.map({ (entries[0].type, $0) }) ?? typeRule.first else {
+      return false
     }
-    return false
+    (decision.source, decision.builtType) = (.registration(rule), type)
+    return true
   }
 }
 
@@ -178,9 +165,7 @@ extension RuleTable {
   mutating func entries(for property: Any.Type, in containerClass: AnyClass)
     -> [(type: Any.Type, entry: Entry)]
   {
-    var result: [(type: Any.Type, entry: Entry)] = [
-      (property, entry(for: property, in: containerClass))
-    ]
+    var result = [(type: property, entry: entry(for: property, in: containerClass))]
     while let wrapped = result.last?.entry.wrappedType {
       result.append((wrapped, entry(for: wrapped, in: containerClass)))
     }

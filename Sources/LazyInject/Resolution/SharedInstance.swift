@@ -117,10 +117,10 @@ extension InitializerRegistry {
       // This registry keeps it if the build used no layer, or only this one and those it nests in
       // (in force now, over the same registry, no deeper).
       guard let used = taint.layer,
-        used.depth > overrideDepth || !(stack?.holds(used.identifier) ?? false)
+        used.depth > overrideDepth || stack?.chain(through: used.identifier) == nil
       else {
         try keep(value, of: registration, in: &state.value)
-        return (value, .kept(stack?.chain(through: self) ?? []))
+        return (value, .kept(overrideDepth == 0 ? nil : ObjectIdentifier(self)))
       }
       // Else the layer whose rules it used, if that is one of the adopters, which this
       // resolution holds (a layer that is not in force here cannot keep it).
@@ -129,7 +129,7 @@ extension InitializerRegistry {
           == adopterGenerations[index]
       else { return (value, .notKept) }
       try adopters[index].withState { try keep(value, of: registration, in: &$0) }
-      return (value, .kept(stack?.chain(through: adopters[index]) ?? []))
+      return (value, .kept(used.identifier))
     }
     sharedBuild?.keeper.withLock { $0 = keeper }
     return value
