@@ -61,12 +61,31 @@ public struct ResolutionError: Error, CustomStringConvertible {
 }
 
 extension ResolutionError {
+  /// The error for a property no layer and no `init()` can build: the classes searched, and the
+  /// registrations for the property's type of every registry searched. Out of line: its
+  /// temporaries would otherwise take stack in every level of a deep chain.
+  ///
+  /// Only the registrations are copied under each lock; their rules are built and sorted after
+  /// unlocking, so that a miss never holds up other threads' resolutions.
+  @inline(never)
   static func missingInitializer(
-    property: Any.Type, propertyPath: String?, containerClass: AnyClass, searched: [AnyClass],
-    registered: [InitializerRegistry.Rule], nearMisses: [InitializerRegistry.Rule],
-    chain: [ResolutionFrame], searchedLayers layers: Int
+    _ property: Any.Type, in containerClass: AnyClass, frame: ResolutionFrame,
+    registries: [InitializerRegistry]
   ) -> ResolutionError {
     let (name, container) = (typeName(property), typeName(containerClass))
+    let propertyPath = frame.slot == nil ? nil : frame.propertyPath
+    let (searched, layers) = (
+      RuleTable.ancestry(of: containerClass), InitializerRegistry.layerCount(of: registries)
+    )
+    let registered = registries.flatMap { registry in
+      registry.withState { $0.rules.registrations(for: property) }
+    }.map(\.rule).sorted {  // Innermost layer first, then by name.
+      ($1.overrideDepth, $0.containerTypeName ?? "") < (
+        $0.overrideDepth, $1.containerTypeName ?? ""
+      )
+    }
+    let nearMisses = InitializerRegistry.nearMisses(for: property, in: registries)
+    let chain = ResolutionFrame.chain
     let inLayers =
       layers == 0
       ? "" : " in each of \(layers) override layer\(layers == 1 ? "" : "s") and the registry"

@@ -107,12 +107,12 @@ extension InitializerRegistry {
     _ property: Any.Type, for container: AnyObject, frame: UnsafeMutablePointer<ResolutionFrame>,
     stack: OverrideStack?
   ) throws -> Served {
-    let containerClass: AnyClass = type(of: container)
+    let (containerClass, slot): (AnyClass, UnsafeRawPointer?) = (
+      type(of: container), frame.pointee.slot
+    )
     let registries = (stack?.searchOrder(over: self) ?? []) + [self]
-    let slot = frame.pointee.slot
     let identity = slot.map {
-      PropertyIdentity.object(
-        container, offset: $0 - UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque()))
+      PropertyIdentity.object(container, offset: $0 - frame.pointee.container)
     }
     let decision = decide(
       property, in: containerClass, for: identity ?? .none, searching: registries)
@@ -137,7 +137,7 @@ extension InitializerRegistry {
     case .absentOptional:
       break
     case .missing, .undecided:
-      throw missingInitializerError(
+      throw ResolutionError.missingInitializer(
         property, in: containerClass, frame: frame.pointee, registries: registries)
     case .invalidKeyPath(let error):
       throw error
@@ -193,30 +193,5 @@ extension InitializerRegistry {
   ) {
     SlotLock.assertNoLockHeld()
     tracer(ResolutionEvent(origin: origin, containerClass: containerClass, start: start))
-  }
-
-  /// The error for a property no layer and no `init()` can build: the classes searched, and the
-  /// registrations for the property's type of every registry searched.
-  ///
-  /// Only the registrations are copied under each lock; their rules are built and sorted after
-  /// unlocking, so that a miss never holds up other threads' resolutions.
-  @inline(never)
-  internal func missingInitializerError(
-    _ property: Any.Type, in containerClass: AnyClass, frame: ResolutionFrame,
-    registries: [InitializerRegistry]
-  ) -> ResolutionError {
-    let registered = registries.flatMap { registry in
-      registry.withState { $0.rules.registrations(for: property) }
-    }
-    return ResolutionError.missingInitializer(
-      property: property, propertyPath: frame.slot == nil ? nil : frame.propertyPath,
-      containerClass: containerClass, searched: RuleTable.ancestry(of: containerClass),
-      registered: registered.map(\.rule).sorted {  // Innermost layer first, then by name.
-        $0.overrideDepth != $1.overrideDepth
-          ? $0.overrideDepth > $1.overrideDepth
-          : ($0.containerTypeName ?? "") < ($1.containerTypeName ?? "")
-      },
-      nearMisses: Self.nearMisses(for: property, in: registries), chain: ResolutionFrame.chain,
-      searchedLayers: Self.layerCount(of: registries))
   }
 }
