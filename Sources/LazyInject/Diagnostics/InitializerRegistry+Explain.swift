@@ -36,10 +36,9 @@ extension InitializerRegistry {
     // What serves a value with no property, and each property of the type the class has.
     let decision = decide(
       propertyType, in: containerType, for: .none, searching: registries, followingForwards: true)
-    let fields = ((try? LazyField.fields(of: containerType)) ?? []).filter {
+    let properties = ((try? LazyField.fields(of: containerType)) ?? []).filter {
       $0.valueType == propertyType && !$0.isWeak
-    }
-    let properties = fields.map {
+    }.map {
       (
         $0,
         decide(
@@ -53,64 +52,51 @@ extension InitializerRegistry {
       lines.append("\(registry.layerTitle):")
       let entry = registry.withState { $0.rules.entry(for: propertyType, in: containerType) }
       // A rule is used, or shadowed by the rule that serves in its place.
-      let use = { (rule: AnyRegistration, served: Decision) in
-        served.registration === rule
-          ? (rule.source.property == nil ? " <- used" : " <- used for it")
+      let line = { (subject: String, rule: AnyRegistration, served: Decision) in
+        let property = rule.source.property == nil ? "" : " for this property"
+        let layer = rule.source.layer.depth > 0 ? " in \(rule.source.layer.name)" : ""
+        let use =
+          served.registration === rule
+          ? " <- used" + (property.isEmpty ? "" : " for it")
           : served.registration.map { ", shadowed by \($0.source.layer.name)" } ?? ""
+        lines.append(
+          "  \(subject): registered\(layer)\(property), \(rule.rule.what)\(rule.rule.details)\(use)"
+        )
       }
       var matched = false  // Classes past the one whose rule matched are not searched.
       for ancestor in RuleTable.ancestry(of: containerType) {
         for rule in entry.propertyRules where rule.containerType == ancestor {
-          let served =
-            properties.first { rule.source.property?.offsetWithoutObject == $0.0.offset }?.1
-            ?? decision
-          lines.append(
-            "  \(rule.rule.property(of: typeName(ancestor))): "
-              + Self.registered(rule, forOneProperty: true) + use(rule, served))
+          let served = properties.first { rule.source.property?.offsetWithoutObject == $0.0.offset }
+          line(rule.rule.property(of: typeName(ancestor)), rule, served?.1 ?? decision)
         }
-        guard !matched else { continue }
-        if let found = entry.typeRule, found.containerType == ancestor {
-          lines.append("  \(typeName(ancestor)): \(Self.registered(found))\(use(found, decision))")
-          matched = true
+        if matched { continue }
+        matched = entry.typeRule?.containerType == ancestor
+        if let found = entry.typeRule, matched {
+          line(typeName(ancestor), found, decision)
         } else {
           lines.append("  \(typeName(ancestor)): no registration")
         }
       }
       if let found = entry.typeRule, found.containerType == nil {
-        lines.append("  root default: \(Self.registered(found))\(use(found, decision))")
+        line("root default", found, decision)
       } else if entry.typeRule == nil {
         lines.append("  root default: none")
       }
     }
     let result = describe(decision, for: propertyType, in: containerType, registries: registries)
-    let propertyResults = properties.compactMap { field, served in
-      served.registration.flatMap { $0.source.property == nil ? nil : (field, $0.rule) }
+    let results = properties.compactMap { field, served in
+      served.registration.flatMap { $0.source.property == nil ? nil : $0.rule }.map { rule in
+        let layer = rule.overrideDepth == 0 ? "" : " in \(rule.layerName)"
+        return
+          "Result for \(typeName(containerType)).\(field.displayName): its property rule\(layer), \(rule.what)\(rule.details)."
+      }
     }
-    guard !propertyResults.isEmpty else {
-      lines.append("Result: \(result)")
-      return lines.joined(separator: "\n")
-    }
-    for (field, rule) in propertyResults {
-      let layer = rule.overrideDepth == 0 ? "" : " in \(rule.layerName)"
-      lines.append(
-        "Result for \(typeName(containerType)).\(field.displayName): its property rule\(layer),"
-          + " \(rule.what)\(rule.details).")
-    }
-    lines.append("Result for every other property: \(result)")
+    lines +=
+      results.isEmpty
+      ? ["Result: \(result)"] : results + ["Result for every other property: \(result)"]
     return lines.joined(separator: "\n")
   }
 
-  private static func registered(_ registration: AnyRegistration, forOneProperty: Bool = false)
-    -> String
-  {
-    let rule = registration.rule
-    let layer = rule.overrideDepth > 0 ? " in \(registration.source.layer.name)" : ""
-    let property = forOneProperty ? " for this property" : ""
-    return "registered\(layer)\(property), \(rule.what)\(rule.details)"
-  }
-
-  /// The result line: what `decision`, for a value of `property` with no property in an object
-  /// of `container`, means.
   private func describe(
     _ decision: Decision, for property: Any.Type, in container: AnyClass,
     registries: [InitializerRegistry]
