@@ -1,12 +1,4 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Bionic)
-  import Bionic
-#endif
+import _LazyInjectShims
 
 /// When a module is installed: UI tests, previews and debug builds switch an app to other
 /// initializers with no change to its code.
@@ -60,7 +52,7 @@ public struct ModuleCondition: Sendable, CustomStringConvertible {
   /// `.environment("XCODE_RUNNING_FOR_PREVIEWS", "1")` in SwiftUI previews.
   public static func environment(_ name: String, _ value: String) -> Self {
     Self("environment \(name)=\(value)") {
-      getenv(name).map { String(cString: $0) == value } ?? false
+      _lazyinject_environment(name).map { String(cString: $0) == value } ?? false
     }
   }
 

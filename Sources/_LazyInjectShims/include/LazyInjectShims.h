@@ -180,4 +180,10 @@ int _lazyinject_type_category(const void *_Nonnull type);
 /// Diagnostics use it to ask whether a registered type conforms to a requested protocol.
 const void *_Nullable _lazyinject_existential_metatype(const void *_Nonnull type);
 
+/// Writes `text` to standard error, where warnings belong (standard output is the program's).
+void _lazyinject_write_standard_error(const char *_Nonnull text);
+
+/// The environment variable `name`, or NULL.
+const char *_Nullable _lazyinject_environment(const char *_Nonnull name);
+
 #endif

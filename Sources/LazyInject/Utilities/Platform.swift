@@ -29,3 +29,8 @@ internal func onMainActorAnywhere<Argument, Result>(
 ) -> @Sendable (Argument) throws -> Result {
   unsafeBitCast(function, to: (@Sendable (Argument) throws -> Result).self)
 }
+
+/// Writes `text` to standard error, where warnings belong (standard output is the program's).
+internal func writeToStandardError(_ text: String) {
+  text.withCString(_lazyinject_write_standard_error)
+}
