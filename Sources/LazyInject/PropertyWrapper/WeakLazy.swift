@@ -112,14 +112,14 @@ public struct WeakLazy<Value> {
     get {
       let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
       let marker = _LazyMarker.address
+      // The stored property is at a fixed address while the object lives.
+      let slot = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._reference) {
+        _LazySlot($0)
+      }
       while true {
         SlotLock.lock(object)
-        // The stored property is at a fixed address while the object lives.
-        let slot = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._reference) {
-          _LazySlot($0)
-        }
         let word = slot.word
-        if SlotWord.content(of: word, marker: marker, storesObject: true) != .inFlight {
+        guard SlotWord.content(of: word, marker: marker, storesObject: true) == .inFlight else {
           // A strong reference, released only after unlocking: if it is the last one, the
           // deinit must not run under the lock.
           if let current = _WeakLazyReference.object(at: word) {
@@ -128,10 +128,9 @@ public struct WeakLazy<Value> {
           }
           // Unresolved, released, or resolved to nil: this thread resolves, with the layers the
           // reference keeps, if any. It takes over the slot's +1 of the reference.
-          let reference = _WeakLazyReference.take(word)
           slot.word = marker
           SlotLock.unlock(object)
-          return resolve(container, slot: slot, reference: reference)
+          return resolve(container, slot: slot, reference: _WeakLazyReference.take(word))
         }
         SlotLock.unlock(object)
         _FirstRead.wait(for: Value?.self, in: container, slot: slot.address) {
@@ -143,26 +142,22 @@ public struct WeakLazy<Value> {
     }
     set {
       let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-      let new = newValue.map { Self.object(of: $0) }
       // Made before locking, and put in the slot only if the slot has no reference to reuse.
-      let spare = _WeakLazyReference(capture: nil)
-      spare.object = new
+      let spare = _WeakLazyReference(capture: nil, object: newValue.map(Self.object(of:)))
       SlotLock.lock(object)
       let slot = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._reference) {
         _LazySlot($0)
       }
       let word = slot.word
-      let wasInFlight = word == _LazyMarker.address
-      if !wasInFlight && word != 0 {
-        _WeakLazyReference.set(new, at: word)
-      } else {
-        // Empty, or being resolved: the assignment wins over the resolution.
+      if word == 0 || word == _LazyMarker.address {  // Being resolved: the assignment wins.
         slot.word = _WeakLazyReference.retainedWord(of: spare)
+      } else {
+        _WeakLazyReference.set(spare.object, at: word)
       }
       SlotLock.unlock(object)
       SlotLock.assertNoLockHeld()
-      withExtendedLifetime((new, spare)) {}
-      if wasInFlight { _FirstRead.didPublish() }
+      withExtendedLifetime(spare) {}
+      if word == _LazyMarker.address { _FirstRead.didPublish() }
     }
   }
 
@@ -175,35 +170,32 @@ public struct WeakLazy<Value> {
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     var outcome = InitializerRegistry.Outcome()
     // Held strongly until returned: the slot only keeps it weakly.
-    let value: Value?
-    if let capture = reference?.capture {
-      value = _FirstRead.resolve(
-        Value?.self, for: container, slot: slot.address, capture: capture, outcome: &outcome)
-    } else {
-      value = _FirstRead.resolve(
-        Value?.self, for: container, slot: slot.address, plan: nil, outcome: &outcome)
-    }
-    let new = value.map { Self.object(of: $0) }
-    // This thread's: either the reference it took out of the slot, or a new one.
+    let value: Value? =
+      if let capture = reference?.capture {
+        _FirstRead.resolve(
+          Value?.self, for: container, slot: slot.address, capture: capture, outcome: &outcome)
+      } else {
+        _FirstRead.resolve(
+          Value?.self, for: container, slot: slot.address, plan: nil, outcome: &outcome)
+      }
+    // This thread's: either the reference it took out of the slot, or a new one. In no slot yet:
+    // nobody else reads it.
     let published = reference ?? _WeakLazyReference(capture: nil)
-    published.object = new  // In no slot yet: nobody else reads it.
+    published.object = value.map(Self.object(of:))
     SlotLock.lock(object)
     let current = slot.word
-    let isPublished = current == _LazyMarker.address
-    let result: Value?
-    if isPublished {
-      slot.word = _WeakLazyReference.retainedWord(of: published)
-      result = value
-    } else {
-      // Assigned while being built: the assignment wins.
-      result = _WeakLazyReference.object(at: current).map {
+    let isPublished = current == _LazyMarker.address  // Else assigned meanwhile: that wins.
+    if isPublished { slot.word = _WeakLazyReference.retainedWord(of: published) }
+    let result =
+      isPublished
+      ? value
+      : _WeakLazyReference.object(at: current).map {
         _WeakLazyReference.value(of: $0, as: Value.self)
       }
-    }
     SlotLock.unlock(object)
     // Released after unlocking: the reference this thread took may be the last one of layers.
     SlotLock.assertNoLockHeld()
-    withExtendedLifetime((new, published)) {}
+    withExtendedLifetime(published) {}
     _FirstRead.didPublish()
     if outcome.isObserved, isPublished, let value {
       _FirstRead.notify(container, slot: slot.address, of: value)
@@ -220,8 +212,8 @@ internal final class _WeakLazyReference {
   weak var object: AnyObject?
   let capture: Capture?
 
-  init(capture: Capture?) {
-    self.capture = capture
+  init(capture: Capture?, object: AnyObject? = nil) {
+    (self.capture, self.object) = (capture, object)
   }
 
   /// The instance the reference at the slot word `word` (not the marker) holds, if any.
