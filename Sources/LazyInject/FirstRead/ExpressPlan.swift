@@ -7,8 +7,7 @@ extension InitializerRegistry {
   /// Only for a registration that is its pair's pin (see `RulePin`): the value then needs no
   /// record of its rule besides the pin. The resolution pipeline consumes a plan in one place,
   /// `resolve(_:for:slot:plan:generally:outcome:)`.
-  @usableFromInline
-  internal enum ExpressPlan {
+  @usableFromInline internal enum ExpressPlan {
     /// Return this object, kept by a `.singleton` or custom-scope registration of a class type.
     /// Retained once: the receiver owns that +1 (a slot takes it as its own).
     case keptObject(Unmanaged<AnyObject>, ExpressFlags)
@@ -20,8 +19,7 @@ extension InitializerRegistry {
 
     /// The plan, if it serves the calling code: a main-actor rule's serves only on the main
     /// actor; elsewhere, its payload is released and the general path says why it cannot serve.
-    @inlinable
-    internal var servingHere: ExpressPlan {
+    @inlinable internal var servingHere: ExpressPlan {
       switch self {
       case .keptObject(let object, let flags) where flags.contains(.mainActor) && !isOnMainActor():
         object.release()
@@ -36,8 +34,7 @@ extension InitializerRegistry {
   }
 
   /// What else an express plan tells.
-  @usableFromInline
-  internal struct ExpressFlags: OptionSet, Sendable {
+  @usableFromInline internal struct ExpressFlags: OptionSet, Sendable {
     @usableFromInline let rawValue: UInt32
     @inlinable init(rawValue: UInt32) { self.rawValue = rawValue }
     /// The container class conforms to `InjectionObserving`.

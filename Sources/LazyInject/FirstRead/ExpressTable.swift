@@ -9,8 +9,7 @@ import _LazyInjectShims
 /// either go, in `withStateChange`: on every change to its rules, every dropped instance, and a
 /// new tracer. Readers look with a slot lock held and retain what they use before unlocking;
 /// emptying returns only after taking every slot lock once, so no reader still holds an old entry.
-@usableFromInline
-internal enum ExpressTable {
+@usableFromInline internal enum ExpressTable {
   /// Records `plan` for `property` in `containerClass`: call with the shared registry's lock
   /// held, and only for a plan it would make again until it empties the table.
   static func insert(
@@ -40,8 +39,7 @@ internal enum ExpressTable {
   /// none is, or in a process that made an override layer (the table is then never read).
   ///
   /// Call with a slot lock held: what the entry names is alive until it is unlocked.
-  @inlinable
-  static func plan(for property: Any.Type, in containerClass: AnyClass)
+  @inlinable static func plan(for property: Any.Type, in containerClass: AnyClass)
     -> InitializerRegistry.ExpressPlan?
   {
     guard _lazyinject_overrides_used() == 0,
@@ -56,8 +54,7 @@ internal enum ExpressTable {
   }
 
   /// The address of `type`'s metadata: the key of its entries.
-  @inlinable
-  static func address(of type: Any.Type) -> UnsafeRawPointer {
+  @inlinable static func address(of type: Any.Type) -> UnsafeRawPointer {
     UnsafeRawPointer(bitPattern: UInt(bitPattern: Int(bitPattern: ObjectIdentifier(type))))
       .unsafelyUnwrapped
   }

@@ -2,8 +2,7 @@ import _LazyInjectShims
 
 /// What the first read of a `@Lazy` or `@WeakLazy` property calls out of line: the resolution
 /// trampoline, waits for a value another thread is building, and the observer's notification.
-@usableFromInline
-internal enum _FirstRead {
+@usableFromInline internal enum _FirstRead {
   /// Guards waits for a value another thread is building.
   private static let gate = Lock()
 
@@ -14,8 +13,7 @@ internal enum _FirstRead {
   /// message if there is one. The one trampoline from a first read into the pipeline.
   /// Inlined, so that the express plan's cases run in code specialized for `Value`: a `.unique`
   /// initializer is called without generic code around it (a tenth of a first read, measured).
-  @inlinable
-  @inline(__always)
+  @inlinable @inline(__always)
   internal static func resolve<Value>(
     _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer,
     plan found: InitializerRegistry.ExpressPlan?, outcome: inout InitializerRegistry.Outcome
@@ -37,8 +35,7 @@ internal enum _FirstRead {
   /// Resolves as above, for the first read of a property made while override layers were in
   /// force: with the layers the capture at `capture` keeps (see `Capture`), bound as the task's
   /// layers for the whole resolution. Takes over the capture's +1.
-  @usableFromInline
-  internal static func resolve<Value>(
+  @usableFromInline internal static func resolve<Value>(
     _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer, capture: UInt,
     outcome: inout InitializerRegistry.Outcome
   ) -> Value {
@@ -81,8 +78,7 @@ internal enum _FirstRead {
   ///
   /// Out of line: the message's temporaries would otherwise take stack in every level of a deep
   /// chain of first reads.
-  @usableFromInline
-  @inline(never)
+  @usableFromInline @inline(never)
   internal static func stop(_ error: any Error) -> Never {
     guard let test = OverrideScope.testName else { fatalError("\(error)") }
     fatalError("In test \(test):\n\(error)")
@@ -94,8 +90,7 @@ internal enum _FirstRead {
   /// The property is found by its offset in the class, without reading any other property. A
   /// class whose module was built without reflection names cannot name it: the observer is not
   /// told, and a warning says why, once per class.
-  @usableFromInline
-  internal static func notify(
+  @usableFromInline internal static func notify(
     _ container: AnyObject, slot: UnsafeMutableRawPointer, of value: Any
   ) {
     guard let observer = container as? any InjectionObserving else { return }
@@ -127,8 +122,7 @@ internal enum _FirstRead {
   /// Waits while `isInFlight()` (which looks at the slot under its lock) says another thread is
   /// building the value of the property at `slot`; unless this thread is the one building it,
   /// or waiting would close a cycle through other threads: then stops the program.
-  @usableFromInline
-  internal static func wait(
+  @usableFromInline internal static func wait(
     for property: Any.Type, in container: AnyObject, slot: UnsafeMutableRawPointer,
     while isInFlight: () -> Bool
   ) {
@@ -146,16 +140,14 @@ internal enum _FirstRead {
   }
 
   /// Wakes the threads in `wait`, if any, after a slot changed; call with the slot unlocked.
-  @usableFromInline
-  internal static func didPublish() {
+  @usableFromInline internal static func didPublish() {
     if _lazyinject_waiters() > 0 { gate.withLock { gate.broadcast() } }
   }
 
   /// Releases what an assignment, a reset or a publication took out of a slot (`word`, a word
   /// the caller owns), now that the slot is unlocked; if it was the in-flight marker, which no
   /// slot retains, the waiting threads must look again.
-  @usableFromInline
-  internal static func didReplace(_ word: UInt) {
+  @usableFromInline internal static func didReplace(_ word: UInt) {
     if word == _LazyMarker.address {
       didPublish()
     } else if let pointer = UnsafeRawPointer(bitPattern: word) {

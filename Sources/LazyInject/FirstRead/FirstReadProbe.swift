@@ -1,8 +1,7 @@
 import _LazyInjectShims
 
 /// Which way the first read of a `@Lazy` property went.
-@usableFromInline
-package enum FirstReadPath: Int32, Sendable {
+@usableFromInline package enum FirstReadPath: Int32, Sendable {
   /// The express table held a kept object: it went into the slot under the slot lock.
   case expressTableKeptObject
   /// The express table held a `.unique` registration: it was built without the registry's lock.
@@ -27,8 +26,7 @@ package enum ExpressEntry: Equatable, Sendable {
 /// last one); release builds record nothing and pay nothing. Tests that need
 /// the express path run in a fresh process (an exit test): the first override layer of a
 /// process turns it off for good.
-@usableFromInline
-package enum FirstReadProbe {
+@usableFromInline package enum FirstReadProbe {
   /// Whether this build records paths: debug builds do.
   package static var isRecording: Bool {
     #if DEBUG
@@ -64,8 +62,7 @@ package enum FirstReadProbe {
   }
 
   /// Records that a first read took `path`.
-  @inlinable
-  @inline(__always)
+  @inlinable @inline(__always)
   internal static func record(_ path: FirstReadPath) {
     #if DEBUG
       _lazyinject_probe_record(path.rawValue)
@@ -74,8 +71,7 @@ package enum FirstReadProbe {
 
   /// Records the path of a first read that resolves with `plan`, found in the express table or
   /// made under the registry's lock.
-  @inlinable
-  @inline(__always)
+  @inlinable @inline(__always)
   internal static func record(_ plan: InitializerRegistry.ExpressPlan, foundInTable: Bool) {
     #if DEBUG
       switch plan {

@@ -28,21 +28,17 @@ import _LazyInjectShims
 /// retain, no release, no access of memory through a type it is not bound to.
 ///
 /// Read and write it only with the object's slot lock held.
-@usableFromInline
-internal struct _LazySlot {
-  @usableFromInline
-  internal let address: UnsafeMutableRawPointer
+@usableFromInline internal struct _LazySlot {
+  @usableFromInline internal let address: UnsafeMutableRawPointer
 
-  @inlinable
-  internal init(_ slot: UnsafeMutablePointer<AnyObject?>) {
+  @inlinable internal init(_ slot: UnsafeMutablePointer<AnyObject?>) {
     // An optional class reference is one word, nil being 0: Swift's ABI, checked in debug builds.
     assert(MemoryLayout<AnyObject?>.size == MemoryLayout<UInt>.size)
     address = UnsafeMutableRawPointer(slot)
   }
 
   /// The word the slot holds.
-  @inlinable
-  internal var word: UInt {
+  @inlinable internal var word: UInt {
     get { address.load(as: UInt.self) }
     nonmutating set { address.storeBytes(of: newValue, as: UInt.self) }
   }
@@ -50,8 +46,7 @@ internal struct _LazySlot {
 
 /// What a slot word holds: the one decoder, used by the hot read (inlined) and by everything
 /// else that reads a slot.
-@usableFromInline
-internal enum SlotWord {
+@usableFromInline internal enum SlotWord {
   case empty
   /// A thread is building the value.
   case inFlight
@@ -72,8 +67,7 @@ internal enum SlotWord {
   /// layer), no word is a box and the hot read of an object makes no call. On Darwin
   /// `type(of:)` is a call (`swift_getObjectType`, which reads an Objective-C object's class
   /// without running any of its code), so it cannot reenter a stripe.
-  @inlinable
-  @inline(__always)
+  @inlinable @inline(__always)
   internal static func content(of word: UInt, marker: UInt, storesObject: Bool) -> SlotWord {
     if word == 0 { return .empty }
     if word == marker { return .inFlight }
@@ -86,23 +80,19 @@ internal enum SlotWord {
   }
 
   /// Whether the word holds a value.
-  @inlinable
-  internal var isValue: Bool {
+  @inlinable internal var isValue: Bool {
     self == .object || self == .boxed
   }
 }
 
 /// A resolved value that is no object, its rule (nil when it was assigned), and the layers whose
 /// rules built it.
-@usableFromInline
-internal final class _LazyBox<Value>: _TaintedBox {
-  @usableFromInline
-  internal let value: Value
+@usableFromInline internal final class _LazyBox<Value>: _TaintedBox {
+  @usableFromInline internal let value: Value
   internal let origin: ValueOrigin?
   internal let taint: LayerTaint
 
-  @usableFromInline
-  internal init(_ value: Value, origin: ValueOrigin?, taint: LayerTaint) {
+  @usableFromInline internal init(_ value: Value, origin: ValueOrigin?, taint: LayerTaint) {
     self.value = value
     self.origin = origin
     self.taint = taint
@@ -110,8 +100,7 @@ internal final class _LazyBox<Value>: _TaintedBox {
 
   /// The value of the box whose address is `word`, read without retaining the box, which the
   /// slot keeps alive. Call with the slot lock held.
-  @inlinable
-  internal static func value(at word: UInt) -> Value {
+  @inlinable internal static func value(at word: UInt) -> Value {
     Unmanaged<_LazyBox<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
       ._withUnsafeGuaranteedRef { $0.value }
   }
@@ -122,10 +111,8 @@ internal final class _LazyBox<Value>: _TaintedBox {
 /// `capture` keeps the layers its first read resolves with.
 ///
 /// Not generic, so that one class tells a box from a value whatever the property's type.
-@usableFromInline
-internal final class _LazyObjectBox: _TaintedBox {
-  @usableFromInline
-  internal let object: AnyObject
+@usableFromInline internal final class _LazyObjectBox: _TaintedBox {
+  @usableFromInline internal let object: AnyObject
   internal let origin: ValueOrigin?
   internal let taint: LayerTaint
   internal let capture: Capture?
@@ -136,8 +123,7 @@ internal final class _LazyObjectBox: _TaintedBox {
     return true
   }()
 
-  @usableFromInline
-  internal init(
+  @usableFromInline internal init(
     _ object: AnyObject, origin: ValueOrigin?, taint: LayerTaint, capture: Capture? = nil
   ) {
     _ = Self.isPublished
@@ -157,22 +143,19 @@ internal final class _LazyObjectBox: _TaintedBox {
 
   /// The class of the object at `word`, as a word (`type(of:)`: the compiler's own load of the
   /// class, authenticated where pointers are signed).
-  @inlinable
-  internal static func classWord(of word: UInt) -> UInt {
+  @inlinable internal static func classWord(of word: UInt) -> UInt {
     Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
       ._withUnsafeGuaranteedRef { unsafeBitCast(type(of: $0), to: UInt.self) }
   }
 
   /// The address of the object of the box at `word`, read without retaining the box.
-  @inlinable
-  internal static func objectWord(at word: UInt) -> UInt {
+  @inlinable internal static func objectWord(at word: UInt) -> UInt {
     Unmanaged<_LazyObjectBox>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
       ._withUnsafeGuaranteedRef { UInt(bitPattern: Unmanaged.passUnretained($0.object).toOpaque()) }
   }
 
   /// The object of the box at `word`, read without retaining the box.
-  @inlinable
-  internal static func object(at word: UInt) -> AnyObject {
+  @inlinable internal static func object(at word: UInt) -> AnyObject {
     Unmanaged<_LazyObjectBox>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
       ._withUnsafeGuaranteedRef { $0.object }
   }
@@ -190,13 +173,11 @@ internal final class _LazyObjectBox: _TaintedBox {
 }
 
 /// The object that marks a slot as being resolved. Never released.
-@usableFromInline
-internal final class _LazyMarker: Sendable {
+@usableFromInline internal final class _LazyMarker: Sendable {
   internal static let object = _LazyMarker()
 
   /// The marker's address, the word a slot holds while its value is being built.
-  @usableFromInline
-  internal static let address: UInt = {
+  @usableFromInline internal static let address: UInt = {
     let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
     _lazyinject_set_in_flight_marker(address)
     return address

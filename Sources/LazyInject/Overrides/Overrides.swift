@@ -92,8 +92,7 @@ extension InitializerRegistry {
   // failed `@Lazy` read says which test it stopped.
 
   /// Runs `operation` with overrides, as ``withOverrides(_:operation:)``, for the test `testName`.
-  @_spi(LazyInjectTesting)
-  public func withOverrides<Result>(
+  @_spi(LazyInjectTesting) public func withOverrides<Result>(
     _ configure: (InitializerRegistry) throws -> Void,
     testName: String,
     operation: () throws -> Result
@@ -104,8 +103,7 @@ extension InitializerRegistry {
 
   /// Runs the asynchronous `operation` with overrides, as
   /// ``withOverrides(_:isolation:operation:)``, for the test `testName`.
-  @_spi(LazyInjectTesting)
-  public func withOverrides<Result>(
+  @_spi(LazyInjectTesting) public func withOverrides<Result>(
     _ configure: (InitializerRegistry) throws -> Void,
     testName: String,
     isolation: isolated (any Actor)? = #isolation,
@@ -117,8 +115,7 @@ extension InitializerRegistry {
   }
 
   /// The test running inside override layers on the calling task, if a testing helper named it.
-  @_spi(LazyInjectTesting)
-  public static var currentTestName: String? {
+  @_spi(LazyInjectTesting) public static var currentTestName: String? {
     OverrideScope.testName
   }
 }

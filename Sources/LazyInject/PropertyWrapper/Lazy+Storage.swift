@@ -12,8 +12,7 @@ extension Lazy {
     _word(for: value, origin: outcome.origin, taint: outcome.taint, isPinned: outcome.isPinned)
   }
 
-  @usableFromInline
-  internal static func _word(
+  @usableFromInline internal static func _word(
     for value: Value, origin: ValueOrigin?, taint: LayerTaint, isPinned: Bool
   ) -> UInt {
     guard isSingleReference(Value.self) else {

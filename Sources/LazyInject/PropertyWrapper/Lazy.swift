@@ -46,13 +46,11 @@ import _LazyInjectShims
 /// the message of the ``ResolutionError`` that
 /// ``InitializerRegistry/resolve(_:for:)`` would throw. Use
 /// ``InitializerRegistry/validate(_:)`` in a test to find such a property before users do.
-@propertyWrapper
-public struct Lazy<Value> {
+@propertyWrapper public struct Lazy<Value> {
   /// The slot: see `SlotWord.swift`.
   ///
   /// Read and written only with the object's slot lock held; ARC releases it with the object.
-  @usableFromInline
-  internal var _slot: AnyObject?
+  @usableFromInline internal var _slot: AnyObject?
 
   /// Creates an unresolved property; the compiler calls it for `@Lazy var name: Type`.
   ///
@@ -151,8 +149,7 @@ public struct Lazy<Value> {
   /// The slot of the property of `container` stored at `storageKeyPath`.
   ///
   /// The slot is a stored property of a class: its address is fixed while the object lives.
-  @inlinable
-  @inline(__always)
+  @inlinable @inline(__always)
   internal static func _slot<Container: AnyObject>(
     of container: Container, _ storageKeyPath: ReferenceWritableKeyPath<Container, Lazy>
   ) -> _LazySlot {
@@ -161,8 +158,7 @@ public struct Lazy<Value> {
 
   /// The value in the slot word `word`, which holds one (`content`), read without retaining what
   /// the slot keeps alive. Call with the slot lock held.
-  @inlinable
-  internal static func _value(at word: UInt, _ content: SlotWord) -> Value {
+  @inlinable internal static func _value(at word: UInt, _ content: SlotWord) -> Value {
     if content == .object { return withUnsafeBytes(of: word) { $0.load(as: Value.self) } }
     return isSingleReference(Value.self)
       ? unsafeBitCast(_LazyObjectBox.object(at: word), to: Value.self)
@@ -177,8 +173,7 @@ public struct Lazy<Value> {
   /// once; otherwise the slot is marked in flight (`marker`) and the value built, with the layers
   /// of a capture. Before the first resolution of the process publishes the marker, and for a
   /// slot in flight, `_resolve` claims or waits.
-  @inlinable
-  @inline(never)
+  @inlinable @inline(never)
   internal static func _read(
     _ container: AnyObject, slot: _LazySlot, word: UInt, marker: UInt
   ) -> Value {
@@ -219,8 +214,7 @@ public struct Lazy<Value> {
   /// marker is immortal, so it is stored without retaining it, and the value is stored with the
   /// +1 that the slot owns from then on. (Swift's retains of the marker cost a third of this
   /// function.)
-  @inlinable
-  @inline(never)
+  @inlinable @inline(never)
   internal static func _resolve(
     _ container: AnyObject, slot: _LazySlot, claimed: Bool,
     plan found: InitializerRegistry.ExpressPlan? = nil, capture: UInt = 0

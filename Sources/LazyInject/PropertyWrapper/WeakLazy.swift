@@ -41,8 +41,7 @@ import _LazyInjectShims
 /// mutation of the object and must not race with reads.
 ///
 /// - Important: Only on properties of classes: on a struct or enum it is a compile-time error.
-@propertyWrapper
-public struct WeakLazy<Value> {
+@propertyWrapper public struct WeakLazy<Value> {
   /// Nil, the in-flight marker, or a `_WeakLazyReference`, as a raw word (see `_LazySlot`).
   ///
   /// Read and written only with the object's slot lock held.

@@ -34,8 +34,7 @@
 /// Modules only register: a module that resolves, or waits for another thread that uses
 /// ``InitializerRegistry/shared``, waits for its own installation, which LazyInject cannot
 /// report as a cycle.
-@MainActor
-public protocol AutomaticModuleInstallation {
+@MainActor public protocol AutomaticModuleInstallation {
   /// The modules to install into ``InitializerRegistry/shared`` before its first use.
   static var automaticModules: [any InitializerModule] { get }
 }

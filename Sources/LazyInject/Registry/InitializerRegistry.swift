@@ -80,7 +80,8 @@ public final class InitializerRegistry: Sendable {
   /// Creates a registry of an override layer `depth` layers above `base`: its own rules, or
   /// those registered while it is in force.
   internal init(overriding base: InitializerRegistry, depth: Int, isInForce: Bool) {
-    state = Protected(State(modules: .installed, duplicateHandler: base.withState(\.duplicateHandler)))
+    state = Protected(
+      State(modules: .installed, duplicateHandler: base.withState(\.duplicateHandler)))
     (overrideDepth, self.isInForce, overridden) = (depth, isInForce, base)
   }
 

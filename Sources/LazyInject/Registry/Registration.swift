@@ -3,12 +3,10 @@
 ///
 /// `@unchecked Sendable`: every stored property is a `let` of a `Sendable` type; the class is not
 /// final only so that `Registration<Property>` can add its typed initializer.
-@usableFromInline
-package class AnyRegistration: @unchecked Sendable {
+@usableFromInline package class AnyRegistration: @unchecked Sendable {
   /// What the rule says; also kept by a pin (see `RuleTable`) and by values' boxes, which outlive
   /// the registration without keeping its initializer or instance.
-  @usableFromInline
-  package let source: RuleSource
+  @usableFromInline package let source: RuleSource
 
   /// What the scope keeps, read without copying the scope (a custom scope's name).
   let policy: ScopePolicy
@@ -38,8 +36,7 @@ package class AnyRegistration: @unchecked Sendable {
 @usableFromInline
 internal final class Registration<Property>: AnyRegistration, @unchecked Sendable {
   /// Builds the value for a sender; called with no lock of LazyInject held.
-  @usableFromInline
-  let make: @Sendable (AnyObject) throws -> Property
+  @usableFromInline let make: @Sendable (AnyObject) throws -> Property
 
   init(source: RuleSource, make: @escaping @Sendable (AnyObject) throws -> Property) {
     self.make = make
@@ -52,8 +49,7 @@ internal final class Registration<Property>: AnyRegistration, @unchecked Sendabl
 }
 
 /// The description of a registration: what diagnostics and `$property.rule` print.
-@usableFromInline
-package final class RuleSource: Sendable {
+@usableFromInline package final class RuleSource: Sendable {
   package let propertyType: Any.Type
   package let containerType: AnyClass?
   let scope: InitializerRegistry.Scope
@@ -118,8 +114,7 @@ package final class RuleSource: Sendable {
 ///
 /// A registration's description, never the registration: a value outliving its registration
 /// does not keep the initializer or the registration's instance alive.
-@usableFromInline
-internal enum ValueOrigin {
+@usableFromInline internal enum ValueOrigin {
   case registration(RuleSource)
   case defaultInitializer(Any.Type)
 

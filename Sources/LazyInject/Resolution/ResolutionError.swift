@@ -67,8 +67,7 @@ extension ResolutionError {
   ///
   /// Only the registrations are copied under each lock; their rules are built and sorted after
   /// unlocking, so that a miss never holds up other threads' resolutions.
-  @inline(never)
-  static func missingInitializer(
+  @inline(never) static func missingInitializer(
     _ property: Any.Type, in containerClass: AnyClass, frame: ResolutionFrame,
     registries: [InitializerRegistry]
   ) -> ResolutionError {

@@ -9,8 +9,7 @@ import _LazyInjectShims
 ///
 /// Every field is trivial (no reference counted): a frame is initialized over by the next push
 /// and never deinitialized, so a field that owned something would leak. Debug builds check it.
-@usableFromInline
-internal struct ResolutionFrame {
+@usableFromInline internal struct ResolutionFrame {
   /// Deeper than this, a chain is reported as a cycle.
   ///
   /// A thread whose stack is nearly used up stops earlier, whatever its depth.
@@ -102,8 +101,7 @@ internal struct ResolutionFrame {
   /// Ends the resolution of `frame`, the innermost, whether it succeeded or threw.
   ///
   /// The frame is left as it is, to be initialized over by the next push: its fields are trivial.
-  @usableFromInline
-  static func pop(_ frame: UnsafeMutablePointer<ResolutionFrame>) {
+  @usableFromInline static func pop(_ frame: UnsafeMutablePointer<ResolutionFrame>) {
     let parent = frame.pointee.parent
     _lazyinject_set_current_frame(parent)
     // What this resolution used, the resolution that needed it used too.
@@ -151,8 +149,7 @@ internal struct ResolutionFrame {
 /// keeps them: what decides which layer, if any, may keep a shared instance built with it.
 ///
 /// Trivial, like the frames that hold it: layers are named, not retained.
-@usableFromInline
-internal struct LayerTaint {
+@usableFromInline internal struct LayerTaint {
   /// An override layer, as named here: its identity and what comparing layers needs.
   struct Use {
     let identifier: ObjectIdentifier
@@ -172,8 +169,7 @@ internal struct LayerTaint {
   /// or an object's layers merged with a reader's): no layer may keep what was built with them.
   var forbidsKeeping = false
 
-  @usableFromInline
-  init() {}
+  @usableFromInline init() {}
 
   init(layer: Use?, forbidsKeeping: Bool = false) {
     self.layer = layer

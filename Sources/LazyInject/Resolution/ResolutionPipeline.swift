@@ -10,8 +10,7 @@ extension InitializerRegistry {
   /// them. `slot` is a `@Lazy` or `@WeakLazy` property's, for a first read; nil for an explicit
   /// resolution. The general path asks `registry`, ``shared`` if nil: a first read touches the
   /// registry only if its plan says so.
-  @inlinable
-  @inline(__always)
+  @inlinable @inline(__always)
   internal static func resolve<Property>(
     _ propertyType: Property.Type, for container: AnyObject, slot: UnsafeRawPointer?,
     plan: ExpressPlan, generally registry: InitializerRegistry?, outcome: inout Outcome
@@ -40,8 +39,7 @@ extension InitializerRegistry {
   /// Builds `registration`'s value for `container` with its initializer, with no lock of
   /// LazyInject held; an error of the initializer other than a nested resolution's is wrapped
   /// with the rule and the chain. Every build comes here.
-  @inlinable
-  internal static func build<Property>(
+  @inlinable internal static func build<Property>(
     _ registration: Registration<Property>, for container: AnyObject
   ) throws -> Property {
     SlotLock.assertNoLockHeld()
@@ -54,8 +52,7 @@ extension InitializerRegistry {
 
   /// The general path of the pipeline: the decision (every layer's rules, `init()`, optionals),
   /// the main-actor check, scopes, the tracer.
-  @usableFromInline
-  internal func resolveGenerally<Property>(
+  @usableFromInline internal func resolveGenerally<Property>(
     _ propertyType: Property.Type, for container: AnyObject, slot: UnsafeRawPointer?,
     outcome: inout Outcome
   ) throws -> Property {
@@ -102,8 +99,7 @@ extension InitializerRegistry {
   ///
   /// - Throws: The error of a property nothing serves, of a key path to another object, or of a
   ///   main-actor rule asked elsewhere.
-  @inline(never)
-  private func serve(
+  @inline(never) private func serve(
     _ property: Any.Type, for container: AnyObject, frame: UnsafeMutablePointer<ResolutionFrame>,
     stack: OverrideStack?
   ) throws -> Served {
@@ -155,8 +151,7 @@ extension InitializerRegistry {
   /// errors pass through; others are wrapped with the rule and the chain.
   ///
   /// Out of line: its temporaries would otherwise take stack in every level of a deep chain.
-  @usableFromInline
-  @inline(never)
+  @usableFromInline @inline(never)
   internal static func failure(_ error: any Error, of registration: AnyRegistration)
     -> any Error
   {
@@ -166,8 +161,7 @@ extension InitializerRegistry {
   }
 
   /// What a resolution learns on the way, besides the value.
-  @usableFromInline
-  internal struct Outcome {
+  @usableFromInline internal struct Outcome {
     /// What produced the value.
     @usableFromInline var origin: ValueOrigin?
     /// Whether the rule that produced the value is the pair's pin (see `RulePin`): a `@Lazy`
@@ -178,16 +172,14 @@ extension InitializerRegistry {
     /// The override layers whose rules built the value: its box keeps them.
     @usableFromInline var taint = LayerTaint()
 
-    @inlinable
-    init() {}
+    @inlinable init() {}
   }
 
   /// Sends the event of a resolution that started at `start` to `tracer`.
   ///
   /// Out of line, like the error above: a deep chain of resolutions pays the stack of this
   /// function's temporaries only once.
-  @inline(never)
-  private static func trace(
+  @inline(never) private static func trace(
     _ origin: ValueOrigin, in containerClass: AnyClass, since start: UInt64,
     to tracer: @Sendable (ResolutionEvent) -> Void
   ) {

@@ -57,8 +57,7 @@ final class Lock: Sendable {
   }
 
   /// Checks, in debug builds, that the calling thread holds the mutex.
-  @inline(__always)
-  func assertHeld() {
+  @inline(__always) func assertHeld() {
     #if DEBUG
       storage.withUnsafeMutablePointerToElements { mutex in
         assert(_lazyinject_checked_holds_mutex(mutex) != 0, "state read without its lock")
@@ -68,8 +67,7 @@ final class Lock: Sendable {
 
   /// Releases the mutex until another thread calls `broadcast()`, or until `seconds` have
   /// passed; returns whether it was woken before then. Call only inside `withLock`.
-  @discardableResult
-  func wait(seconds: Int? = nil) -> Bool {
+  @discardableResult func wait(seconds: Int? = nil) -> Bool {
     var deadline = timespec()
     clock_gettime(CLOCK_REALTIME, &deadline)
     deadline.tv_sec += seconds ?? 0
@@ -88,8 +86,7 @@ final class Lock: Sendable {
   }
 
   /// Checks, in debug builds, that pthread calls returned 0.
-  @inline(__always)
-  private static func check(_ result: Int32) {
+  @inline(__always) private static func check(_ result: Int32) {
     assert(result == 0, "a pthread call failed: \(result)")
   }
 }

@@ -6,11 +6,9 @@ import _LazyInjectShims
 /// A stripe is held only to read or write a slot, never while user code runs, and never twice
 /// by one thread (it is not recursive). Debug builds note the stripes each thread holds and
 /// check these rules; release builds take the lock and nothing else.
-@usableFromInline
-internal enum SlotLock {
+@usableFromInline internal enum SlotLock {
   /// Takes the slot lock of `object`.
-  @inlinable
-  @inline(__always)
+  @inlinable @inline(__always)
   internal static func lock(_ object: UnsafeRawPointer) {
     #if DEBUG
       assert(_lazyinject_checked_holds_slot_lock(object) == 0, "slot lock taken twice")
@@ -22,8 +20,7 @@ internal enum SlotLock {
   }
 
   /// Lets go of the slot lock of `object`, which this thread holds.
-  @inlinable
-  @inline(__always)
+  @inlinable @inline(__always)
   internal static func unlock(_ object: UnsafeRawPointer) {
     #if DEBUG
       assert(_lazyinject_checked_holds_slot_lock(object) != 0, "slot lock released unheld")
@@ -33,8 +30,7 @@ internal enum SlotLock {
   }
 
   /// Checks, in debug builds, that this thread holds the slot lock of `object`.
-  @inlinable
-  @inline(__always)
+  @inlinable @inline(__always)
   internal static func assertHeld(_ object: UnsafeRawPointer) {
     #if DEBUG
       assert(_lazyinject_checked_holds_slot_lock(object) != 0, "slot read without its lock")
@@ -43,8 +39,7 @@ internal enum SlotLock {
 
   /// Checks, in debug builds, that this thread holds no lock of LazyInject: user code (an
   /// initializer, a deinit, an observer) is about to run.
-  @inlinable
-  @inline(__always)
+  @inlinable @inline(__always)
   internal static func assertNoLockHeld() {
     #if DEBUG
       assert(_lazyinject_checked_held_slot_locks() == 0, "user code called under a slot lock")
