@@ -46,7 +46,10 @@ public struct OverridesTrait: TestTrait, SuiteTrait, TestScoping {
       try await function()  // The suite itself: its tests each get a layer.
       return
     }
-    try await registry.withOverrides(configure, testName: test.displayName ?? test.name) {
+    try await registry.withOverrides { layer in
+      layer.testName = test.displayName ?? test.name
+      configure(layer)
+    } operation: {
       try await function()
     }
   }

@@ -39,7 +39,10 @@ open class OverridingTestCase: XCTestCase {
 
   /// Runs the test inside ``LazyInject/InitializerRegistry/withOverrides(_:operation:)``.
   open override func invokeTest() {
-    overriddenRegistry.withOverrides(overrides, testName: name) {
+    overriddenRegistry.withOverrides { layer in
+      layer.testName = name
+      overrides(layer)
+    } operation: {
       super.invokeTest()
     }
   }

@@ -14,8 +14,6 @@ internal struct OverrideLayer: Sendable {
   let registry: InitializerRegistry
   /// The rules registered on the base registry while the layer is in force.
   let inForce: InitializerRegistry
-  /// The test that runs inside the layer, named in the message of a failed `@Lazy` read.
-  var testName: String?
 }
 
 /// The override layers in force, outermost first: what a task holds in its task-local, and what
@@ -148,22 +146,20 @@ internal enum OverrideScope {
     layers.last { $0.base == ObjectIdentifier(base) }
   }
 
-  /// The current layers plus a new one over `base`, filled by `configure`, for `testName`.
+  /// The current layers plus a new one over `base`, filled by `configure`.
   static func stack(
-    adding configure: (InitializerRegistry) throws -> Void, over base: InitializerRegistry,
-    testName: String? = nil
+    adding configure: (InitializerRegistry) throws -> Void, over base: InitializerRegistry
   ) rethrows -> OverrideStack {
     _lazyinject_set_overrides_used()
     let depth = layers.count { $0.base == ObjectIdentifier(base) } + 1
     let layer = OverrideLayer(
       base: ObjectIdentifier(base),
       registry: InitializerRegistry(overriding: base, depth: depth, isInForce: false),
-      inForce: InitializerRegistry(overriding: base, depth: depth, isInForce: true),
-      testName: testName)
+      inForce: InitializerRegistry(overriding: base, depth: depth, isInForce: true))
     try $configuring.withValue(layer.registry) { try configure(layer.registry) }
     return OverrideStack(layers + [layer])
   }
 
   /// The innermost test running inside override layers on this task, if any.
-  static var testName: String? { layers.last { $0.testName != nil }?.testName }
+  static var testName: String? { layers.reversed().lazy.compactMap(\.registry.testName).first }
 }

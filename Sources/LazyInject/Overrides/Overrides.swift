@@ -88,34 +88,16 @@ extension InitializerRegistry {
 }
 
 extension InitializerRegistry {
-  // For LazyInjectTesting: the trait and the XCTest base class name the test they run, so that a
-  // failed `@Lazy` read says which test it stopped.
+  // For LazyInjectTesting: the trait and the XCTest base class name the test they run in their
+  // layer's `configure`, so that a failed `@Lazy` read says which test it stopped.
 
-  /// Runs `operation` with overrides, as ``withOverrides(_:operation:)``, for the test `testName`.
-  @_spi(LazyInjectTesting) public func withOverrides<Result>(
-    _ configure: (InitializerRegistry) throws -> Void,
-    testName: String,
-    operation: () throws -> Result
-  ) rethrows -> Result {
-    let stack = try OverrideScope.stack(adding: configure, over: self, testName: testName)
-    return try OverrideScope.$current.withValue(stack, operation: operation)
-  }
-
-  /// Runs the asynchronous `operation` with overrides, as
-  /// ``withOverrides(_:isolation:operation:)``, for the test `testName`.
-  @_spi(LazyInjectTesting) public func withOverrides<Result>(
-    _ configure: (InitializerRegistry) throws -> Void,
-    testName: String,
-    isolation: isolated (any Actor)? = #isolation,
-    operation: () async throws -> Result
-  ) async rethrows -> Result {
-    let stack = try OverrideScope.stack(adding: configure, over: self, testName: testName)
-    return try await OverrideScope.$current.withValue(
-      stack, operation: operation, isolation: isolation)
+  /// The test that runs inside this override layer, which a testing helper names in the layer's
+  /// `configure` closure; nil for a registry.
+  @_spi(LazyInjectTesting) public var testName: String? {
+    get { withState(\.testName) }
+    set { withState { $0.testName = newValue } }
   }
 
   /// The test running inside override layers on the calling task, if a testing helper named it.
-  @_spi(LazyInjectTesting) public static var currentTestName: String? {
-    OverrideScope.testName
-  }
+  @_spi(LazyInjectTesting) public static var currentTestName: String? { OverrideScope.testName }
 }

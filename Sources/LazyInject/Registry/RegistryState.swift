@@ -15,6 +15,8 @@ extension InitializerRegistry {
     var rules = RuleTable()
     var instances = InstanceStore()
     var tracer: (@Sendable (ResolutionEvent) -> Void)?
+    /// For an override layer's own registry, the test that runs inside it, if a helper named it.
+    var testName: String?
   }
 
   enum AutomaticModules {

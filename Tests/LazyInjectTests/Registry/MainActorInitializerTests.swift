@@ -174,8 +174,9 @@ struct MainActorFailureTests {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         startWatchdog()
-        InitializerRegistry.shared.withOverrides(
-          { _ in }, testName: "testCheckout()", operation: { _ = TestNamedScreen().missing })
+        InitializerRegistry.shared.withOverrides { $0.testName = "testCheckout()" } operation: {
+          _ = TestNamedScreen().missing
+        }
       })
     let output = String(decoding: result.standardErrorContent, as: UTF8.self)
     #expect(output.contains("In test testCheckout():"))
