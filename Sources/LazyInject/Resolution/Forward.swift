@@ -65,29 +65,24 @@ extension InitializerRegistry {
     _ forwardedType: Forwarded.Type, container: AnyClass?, to targetType: Target.Type,
     fileID: StaticString, line: UInt
   ) {
-    if forwardedType == targetType {
+    let (forwarded, target) = (typeName(forwardedType), typeName(targetType))
+    let never =
+      forwardedType == targetType
+      ? "it resolves \(target) through itself, a cycle. Register \(target) instead"
+      : neverConforms(targetType, to: forwardedType)
+        ? "a \(target) is never a \(forwarded). Make it conform, or forward to a type that does"
+        : nil
+    if let never {
       writeToStandardError(
-        "LazyInject warning: forward((\(codeName(forwardedType))).self, to:"
-          + " \(codeName(targetType)).self) at \(fileID):\(line) can never succeed: it resolves"
-          + " \(typeName(targetType)) through itself, a cycle. Register \(typeName(targetType))"
-          + " instead.\n")
-    } else if neverConforms(targetType, to: forwardedType) {
-      writeToStandardError(
-        "LazyInject warning: forward((\(codeName(forwardedType))).self, to:"
-          + " \(codeName(targetType)).self) at \(fileID):\(line) can never succeed: a \(typeName(targetType)) is never a"
-          + " \(typeName(forwardedType)). Make it conform, or forward to a type that does.\n")
+        "LazyInject warning: forward((\(codeName(forwardedType))).self, to: \(codeName(targetType)).self)"
+          + " at \(fileID):\(line) can never succeed: \(never).\n")
     }
-    // Weak: the registry keeps the registration, which keeps this closure.
+    // Unowned: the registry keeps the registration, which keeps this closure, and the registry
+    // (or the layer's, which keeps it) outlives every resolution that builds with it.
     add(
       forwardedType, container: container, forwardTarget: targetType, scope: .unique,
       fileID: fileID, line: line, isMainActor: false,
-      make: { [weak base = baseRegistry] sender in
-        guard let base else {
-          throw ResolutionError(
-            .missingInitializer,
-            "LazyInject cannot forward \(typeName(forwardedType)) to \(typeName(targetType)): the"
-              + " registry of the forward at \(fileID):\(line) no longer exists.")
-        }
+      make: { [unowned base = baseRegistry] sender in
         // From the registry with the layers in force, so that a mock of the target is forwarded.
         var outcome = Outcome()
         let value = try Self.resolve(
@@ -119,20 +114,18 @@ private func neverConforms(_ target: Any.Type, to forwarded: Any.Type) -> Bool {
     else { return false }
     return !isValue(target, of: unsafeBitCast(metatype, to: Any.Type.self))
   case LAZYINJECT_CATEGORY_CLASS:
-    guard targetCategory == LAZYINJECT_CATEGORY_CLASS else { return false }
-    let targetClass: AnyClass = unsafeBitCast(target, to: AnyClass.self)
-    let forwardedClass: AnyClass = unsafeBitCast(forwarded, to: AnyClass.self)
-    return !isSubclass(targetClass, of: forwardedClass)
-      && !isSubclass(forwardedClass, of: targetClass)
+    // Neither is the other or a subclass of it.
+    return targetCategory == LAZYINJECT_CATEGORY_CLASS
+      && !RuleTable.ancestry(of: unsafeBitCast(target, to: AnyClass.self)).contains {
+        $0 == forwarded
+      }
+      && !RuleTable.ancestry(of: unsafeBitCast(forwarded, to: AnyClass.self)).contains {
+        $0 == target
+      }
   case LAZYINJECT_CATEGORY_VALUE:
     // A class may bridge to a struct (NSString to String), an optional unwrap to its value.
     return targetCategory == LAZYINJECT_CATEGORY_VALUE && target != forwarded
   default:
     return false
   }
-}
-
-/// Whether `subclass` is `base` or one of its subclasses.
-private func isSubclass(_ subclass: AnyClass, of base: AnyClass) -> Bool {
-  RuleTable.ancestry(of: subclass).contains { $0 == base }
 }
