@@ -93,9 +93,7 @@ import _LazyInjectShims
   internal let taint: LayerTaint
 
   @usableFromInline internal init(_ value: Value, origin: ValueOrigin?, taint: LayerTaint) {
-    self.value = value
-    self.origin = origin
-    self.taint = taint
+    (self.value, self.origin, self.taint) = (value, origin, taint)
   }
 
   /// The value of the box whose address is `word`, read without retaining the box, which the
@@ -127,10 +125,7 @@ import _LazyInjectShims
     _ object: AnyObject, origin: ValueOrigin?, taint: LayerTaint, capture: Capture? = nil
   ) {
     _ = Self.isPublished
-    self.object = object
-    self.origin = origin
-    self.taint = taint
-    self.capture = capture
+    (self.object, self.origin, self.taint, self.capture) = (object, origin, taint, capture)
   }
 
   /// What a property starts with where override layers may be in force: a capture of the

@@ -19,8 +19,7 @@ public struct LazyProjection<Value> {
   internal let slot: _LazySlot
 
   internal init(container: AnyObject, slot: _LazySlot) {
-    self.container = container
-    self.slot = slot
+    (self.container, self.slot) = (container, slot)
   }
 
   /// Whether the property holds a value, resolved or assigned.

@@ -36,9 +36,7 @@ internal final class PropertyTarget: @unchecked Sendable {
     rootClass: AnyClass, keyPath: AnyKeyPath, storageType: Any.Type,
     project: @escaping (AnyObject) -> (container: AnyObject, slot: UnsafeRawPointer)
   ) {
-    self.rootClass = rootClass
-    self.keyPath = keyPath
-    self.storageType = storageType
+    (self.rootClass, self.keyPath, self.storageType) = (rootClass, keyPath, storageType)
     self.project = project
   }
 

@@ -85,16 +85,9 @@ internal final class Registration<Property>: AnyRegistration, @unchecked Sendabl
     fileID: StaticString, line: UInt, layer: Layer, isMainActor: Bool, moduleName: String?,
     property: PropertyTarget?, forwardTarget: Any.Type?
   ) {
-    self.property = property
-    self.forwardTarget = forwardTarget
-    self.propertyType = propertyType
-    self.containerType = containerType
-    self.scope = scope
-    self.fileID = fileID
-    self.line = line
-    self.layer = layer
-    self.isMainActor = isMainActor
-    self.moduleName = moduleName
+    (self.property, self.forwardTarget, self.propertyType) = (property, forwardTarget, propertyType)
+    (self.containerType, self.scope, self.fileID, self.line) = (containerType, scope, fileID, line)
+    (self.layer, self.isMainActor, self.moduleName) = (layer, isMainActor, moduleName)
   }
 
   /// Built on demand: type names cost more than the rest of a registration (30 µs for long

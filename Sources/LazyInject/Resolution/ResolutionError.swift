@@ -54,9 +54,7 @@ public struct ResolutionError: Error, CustomStringConvertible {
   public let underlyingError: (any Error)?
 
   package init(_ kind: Kind, _ description: String, underlyingError: (any Error)? = nil) {
-    self.kind = kind
-    self.description = description
-    self.underlyingError = underlyingError
+    (self.kind, self.description, self.underlyingError) = (kind, description, underlyingError)
   }
 }
 

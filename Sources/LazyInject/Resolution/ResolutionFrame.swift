@@ -172,8 +172,7 @@ import _LazyInjectShims
   @usableFromInline init() {}
 
   init(layer: Use?, forbidsKeeping: Bool = false) {
-    self.layer = layer
-    self.forbidsKeeping = forbidsKeeping
+    (self.layer, self.forbidsKeeping) = (layer, forbidsKeeping)
   }
 
   /// Whether nothing was used.
