@@ -21,16 +21,11 @@ internal final class PropertyTarget: @unchecked Sendable {
   private let project: (AnyObject) -> (container: AnyObject, slot: UnsafeRawPointer)
   /// The slot's offset in objects of each class a first read or `validate` applied the key path
   /// to.
-  private let offsets = Protected<[ObjectIdentifier: Int]>([:])
-
-  /// The offsets found for every key path and class, by any rule: a rule for a key path another
-  /// rule (of another registry or layer) applied knows its property too.
-  private static let sharedOffsets = Protected<[SharedKey: Int]>([:])
-
-  private struct SharedKey: Hashable {
-    let keyPath: AnyKeyPath
-    let containerClass: ObjectIdentifier
-  }
+  /// The slot's offset in objects of each class a first read or `validate` applied a key path
+  /// to, by key path: every rule for one key path (of any registry or layer) knows its property
+  /// once one found it. Kept per class, since a subclass may override a computed property on the
+  /// way.
+  private static let offsets = Protected<[AnyKeyPath: [ObjectIdentifier: Int]]>([:])
 
   init(
     rootClass: AnyClass, keyPath: AnyKeyPath, storageType: Any.Type,
@@ -47,7 +42,7 @@ internal final class PropertyTarget: @unchecked Sendable {
   ///   property of another object (`\UsersViewController.session.$token`).
   func offset(in container: AnyObject, rule: RuleSource) throws(ResolutionError) -> Int {
     let containerClass = ObjectIdentifier(type(of: container))
-    if let known = knownOffset(in: containerClass) { return known }
+    if let known = Self.offsets.withLock({ $0[keyPath]?[containerClass] }) { return known }
     // Applied without a lock held: a key path through another object's getters runs user code.
     let (owner, slot) = project(container)
     guard owner === container else {
@@ -55,21 +50,8 @@ internal final class PropertyTarget: @unchecked Sendable {
         rule: rule.rule, containerClass: type(of: container), ownerClass: type(of: owner))
     }
     let found = slot - UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-    offsets.withLock { $0[containerClass] = found }
-    Self.sharedOffsets.withLock {
-      $0[SharedKey(keyPath: keyPath, containerClass: containerClass)] = found
-    }
+    Self.offsets.withLock { $0[keyPath, default: [:]][containerClass] = found }
     return found
-  }
-
-  /// The offset in objects of `containerClass`, if this rule or another for the same key path
-  /// found it.
-  private func knownOffset(in containerClass: ObjectIdentifier) -> Int? {
-    if let own = offsets.withLock({ $0[containerClass] }) { return own }
-    let key = SharedKey(keyPath: keyPath, containerClass: containerClass)
-    guard let shared = Self.sharedOffsets.withLock({ $0[key] }) else { return nil }
-    offsets.withLock { $0[containerClass] = shared }
-    return shared
   }
 
   /// The root class's `@Lazy` properties of the type: what the key path may name.
@@ -82,11 +64,10 @@ internal final class PropertyTarget: @unchecked Sendable {
   /// `@Lazy` property of the type (a key path to the projection of another object's property
   /// is reported at its first use); nil otherwise.
   var offsetWithoutObject: Int? {
-    if let known = knownOffset(in: ObjectIdentifier(rootClass))
-      ?? offsets.withLock({ $0.values.first })
-    {
-      return known
+    let known = Self.offsets.withLock {
+      $0[keyPath].flatMap { $0[ObjectIdentifier(rootClass)] ?? $0.values.first }
     }
+    if let known { return known }
     let fields = candidates
     return fields.count == 1 ? fields[0].offset : nil
   }
