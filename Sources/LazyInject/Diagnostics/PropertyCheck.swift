@@ -136,36 +136,36 @@ extension PropertyCheck.Outcome {
     _ decision: InitializerRegistry.Decision, forwards: [AnyRegistration],
     registries: [InitializerRegistry]
   ) -> Self {
-    let nearMisses = { (type: Any.Type) in InitializerRegistry.nearMisses(for: type, in: registries)
-    }
+    let nearMisses = { InitializerRegistry.nearMisses(for: $0, in: registries) }
     switch decision.source {
     case .registration(let rule):
       let chain = forwards + [rule]
-      switch decision.forwarded {
-      case nil:
+      guard let forwarded = decision.forwarded else {
         return .rule(rule, undecided: decision.undecided)
-      case .cycle:
-        return .brokenForward(forwards: chain, nearMisses: [], isCycle: true)
-      case .target(let target):
-        // A forward resolves its target for the same object, with no property.
-        switch classify(target, forwards: chain, registries: registries) {
-        case .rule, .defaultInitializer:
-          return .rule(forwards.first ?? rule, undecided: decision.undecided)
-        case .brokenForward(let forwards, let nearMisses, let isCycle):
-          return .brokenForward(forwards: forwards, nearMisses: nearMisses, isCycle: isCycle)
-        // An optional target that no rule serves gives nil, and so does the forward of an
-        // optional type; for any other type, the cast of nil fails.
-        case .none where rule.propertyType is any _OptionalDependency.Type:
-          return .none
-        case .nearMiss(let near) where rule.propertyType is any _OptionalDependency.Type:
-          return .nearMiss(near)
-        default:
-          return .brokenForward(
-            forwards: chain, nearMisses: nearMisses(target.builtType), isCycle: false)
-        }
       }
-    case .defaultInitializer:
-      return .defaultInitializer(undecided: decision.undecided)
+      guard case .target(let target) = forwarded else {
+        return .brokenForward(forwards: chain, nearMisses: [], isCycle: true)
+      }
+      // A forward resolves its target for the same object, with no property. An optional target
+      // that no rule serves gives nil, and so does the forward of an optional type; for any
+      // other type, the cast of nil fails.
+      let isOptional = rule.propertyType is any _OptionalDependency.Type
+      switch classify(target, forwards: chain, registries: registries) {
+      case .rule, .defaultInitializer:
+        return .rule(forwards.first ?? rule, undecided: decision.undecided)
+      case let broken where broken.isBrokenForward: return broken
+      case .none where isOptional: return .none
+      case .nearMiss(let near) where isOptional: return .nearMiss(near)
+      default:
+        return .brokenForward(
+          forwards: chain, nearMisses: nearMisses(target.builtType), isCycle: false)
+      }
+    case .defaultInitializer: return .defaultInitializer(undecided: decision.undecided)
+    case .undecided: return .undecided(decision.undecided)
+    case .invalidKeyPath(let error): return .invalidKeyPath(error)
+    case .missing:
+      return .missing(
+        nearMisses: nearMisses(decision.builtType), otherProperties: decision.otherProperties)
     case .absentOptional:
       var wrapped = decision.builtType
       while let optional = wrapped as? any _OptionalDependency.Type {
@@ -173,14 +173,11 @@ extension PropertyCheck.Outcome {
       }
       let near = nearMisses(wrapped)
       return near.isEmpty ? .none : .nearMiss(near)
-    case .undecided:
-      return .undecided(decision.undecided)
-    case .invalidKeyPath(let error):
-      return .invalidKeyPath(error)
-    case .missing:
-      return .missing(
-        nearMisses: nearMisses(decision.builtType), otherProperties: decision.otherProperties)
     }
+  }
+
+  private var isBrokenForward: Bool {
+    if case .brokenForward = self { true } else { false }
   }
 }
 
