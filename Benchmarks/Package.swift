@@ -29,6 +29,7 @@ let package = Package(
       dependencies: [
         "AllocationCounter", "GeneratedScreens",
         .product(name: "LazyInject", package: "LazyInject"),
+        .product(name: "LazyInjectChecks", package: "LazyInject"),
         .product(name: "Swinject", package: "Swinject"),
         .product(name: "Dependencies", package: "swift-dependencies"),
       ]

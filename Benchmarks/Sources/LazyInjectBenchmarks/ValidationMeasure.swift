@@ -3,6 +3,10 @@ import Foundation
 import GeneratedScreens
 import LazyInject
 
+#if canImport(LazyInjectChecks)  // Not in builds of LazyInject before 2026-11 (`compare`).
+  import LazyInjectChecks
+#endif
+
 /// The time of `validate(classesIn:)`: what a test that checks a whole app pays.
 struct ValidationMeasurement {
   /// One module's check.

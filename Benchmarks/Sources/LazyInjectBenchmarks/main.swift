@@ -7,6 +7,9 @@
 // `--only registry-lock` runs only the measure of work under the registry lock, and prints it
 // (`--only speed`: the timed reads; `--only validate`: the checks of a whole module);
 // `--registrations N` sets the largest registry size (100000, or 1000 with `--quick`).
+// `--only table` prints every timed row of BENCHMARKS.md's speed tables as tab-separated
+// `measure/system<TAB>nanoseconds` lines, for `Benchmarks/compare` (two builds side by side);
+// `--rounds N` sets the rounds of each measure.
 // `--profile cold`, `--profile singleton` or `--profile deep` (a cold read 20 classes deep) runs
 // one loop of 5,000,000 first reads for `perf record`, prints its checksum and exits.
 import Foundation
@@ -41,6 +44,9 @@ func argument(after flag: String) -> String? {
 let isQuick = arguments.contains("--quick")
 let writes = arguments.contains("--write")
 var settings = isQuick ? RunSettings.quick : .full
+if let rounds = argument(after: "--rounds").flatMap(Int.init), rounds > 0 {
+  settings.rounds = rounds
+}
 if arguments.contains("--registrations") {
   guard let count = argument(after: "--registrations").flatMap(Int.init), count > 0 else {
     print("--registrations needs a positive number")
@@ -61,8 +67,8 @@ func step<Result>(_ name: String, _ body: () -> Result) -> Result {
 
 if arguments.contains("--only") {
   let only = argument(after: "--only")
-  guard only == "registry-lock" || only == "speed" || only == "validate" else {
-    print("--only knows three measures: registry-lock, speed, validate")
+  guard ["registry-lock", "speed", "validate", "table"].contains(only) else {
+    print("--only knows four measures: registry-lock, speed, validate, table")
     exit(2)
   }
   guard !writes else {
@@ -79,6 +85,21 @@ if arguments.contains("--only") {
     ] {
       print(measurement.summary)
     }
+    exit(0)
+  }
+  if only == "table" {
+    let measurements = [
+      measureHotRead(settings), measureHotReadOfMutableField(settings), measureCold(settings),
+      measureSingleton(settings), measureRegistrySize(settings),
+    ]
+    for measurement in measurements {
+      for name in measurement.order where !name.contains("Swinject") && !name.contains("@Dependency") {
+        print("\(measurement.title)/\(name)\t\(measurement.nanoseconds[name]!)")
+      }
+    }
+    let registration = measureRegistration(settings)
+    print("Registration/register, per registration\t\(registration.lazyInjectPerRegistration)")
+    print("Registration/install a module of 10\t\(registration.perModule)")
     exit(0)
   }
   if only == "validate" {

@@ -69,7 +69,7 @@ import _LazyInjectShims
   internal static func withLayers<Result>(of capture: Capture?, _ body: () throws -> Result)
     rethrows -> Result
   {
-    let layers = capture?.layers(readBy: OverrideScope.current) ?? OverrideScope.current
+    let layers = capture.map { $0.layers(readBy: OverrideScope.current) } ?? OverrideScope.current
     if layers?.isMerged == true { ResolutionFrame.current?.pointee.taint.forbidsKeeping = true }
     return try OverrideScope.$current.withValue(layers, operation: body)
   }

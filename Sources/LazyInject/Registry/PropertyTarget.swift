@@ -79,8 +79,11 @@ internal final class PropertyTarget: @unchecked Sendable {
     return candidates.first { $0.offset == offset }?.name
   }
 
-  /// The names of the root class's `@Lazy` properties of the type: what the key path may name.
+  /// The names of the root class's `@Lazy` properties of the type that the key path may name:
+  /// the one it names once that is known (its name may be missing).
   var candidateNames: [String] {
-    candidates.map(\.displayName)
+    let all = candidates
+    let known = offsetWithoutObject.flatMap { offset in all.first { $0.offset == offset } }
+    return (known.map { [$0] } ?? all).map(\.displayName)
   }
 }

@@ -93,6 +93,8 @@ extension InitializerRegistry {
     /// of UsersViewController (auditLog or debugLog: told apart at its first read)"`.
     internal func property(of owner: String) -> String {
       if let propertyName { return "\(owner).\(propertyName)" }
+      // One candidate: its property is known, and its name missing (see `PropertyTarget`).
+      if propertyCandidates.count == 1 { return "\(owner).\(propertyCandidates[0])" }
       let candidates =
         propertyCandidates.isEmpty
         ? "" : " (\(propertyCandidates.joined(separator: " or ")): told apart at its first read)"

@@ -58,9 +58,7 @@ import _LazyInjectShims
   }
 
   /// Marks `layer` as used by this resolution.
-  mutating func use(_ layer: InitializerRegistry) {
-    taint.add(LayerTaint(layer: LayerTaint.Use(layer)))
-  }
+  mutating func use(_ layer: InitializerRegistry) { taint.add(LayerTaint(layer)) }
 
   /// The innermost resolution under way on this thread, if any.
   static var current: UnsafeMutablePointer<ResolutionFrame>? {
@@ -148,19 +146,15 @@ import _LazyInjectShims
 /// The override layers whose rules built a value, as a resolution records them and a value's box
 /// keeps them: what decides which layer, if any, may keep a shared instance built with it.
 ///
-/// Trivial, like the frames that hold it: layers are named, not retained.
+/// Trivial, like the frames that hold it: layers are named, not retained. Every layer added comes
+/// from the task's stack, a chain (a merged stack, or a value of another chain, forbids keeping),
+/// so the innermost says it all.
 @usableFromInline internal struct LayerTaint {
   /// An override layer, as named here: its identity and what comparing layers needs.
   struct Use {
     let identifier: ObjectIdentifier
     let depth: Int
     let root: ObjectIdentifier
-
-    init(_ layer: InitializerRegistry) {
-      identifier = ObjectIdentifier(layer)
-      depth = layer.overrideDepth
-      root = layer.root
-    }
   }
 
   /// The innermost layer used, if any.
@@ -171,8 +165,10 @@ import _LazyInjectShims
 
   @usableFromInline init() {}
 
-  init(layer: Use?, forbidsKeeping: Bool = false) {
-    (self.layer, self.forbidsKeeping) = (layer, forbidsKeeping)
+  /// A use of `layer`.
+  init(_ layer: InitializerRegistry) {
+    self.layer = Use(
+      identifier: ObjectIdentifier(layer), depth: layer.overrideDepth, root: layer.root)
   }
 
   /// Whether nothing was used.
@@ -180,30 +176,33 @@ import _LazyInjectShims
 
   /// Adds what `other` used.
   mutating func add(_ other: LayerTaint) {
-    forbidsKeeping = forbidsKeeping || other.forbidsKeeping
-    guard let used = other.layer else { return }
-    if let own = layer, own.root != used.root { forbidsKeeping = true }
-    if used.depth > (layer?.depth ?? 0) { layer = used }
+    let otherRoot = other.layer.map { used in layer.map { $0.root != used.root } ?? false }
+    forbidsKeeping = forbidsKeeping || other.forbidsKeeping || otherRoot == true
+    if let used = other.layer, used.depth > (layer?.depth ?? 0) { layer = used }
   }
 
-  /// The taint of the values `object` keeps in its `@Lazy` properties: what an initializer that
-  /// reads them may have built with. Read in a process that made override layers, at the end of
-  /// a shared instance's build for the object.
-  static func of(_ object: AnyObject) -> LayerTaint {
+  /// The taint of the values `object` keeps in its `@Lazy` properties, which an initializer that
+  /// read them may have built with, as seen from `stack`: a value built with a layer that is not
+  /// in it forbids keeping. Read at the end of a shared instance's build for the object, in a
+  /// process that made override layers.
+  static func of(_ object: AnyObject, within stack: OverrideStack?) -> LayerTaint {
     var taint = LayerTaint()
-    guard let fields = try? LazyField.fields(of: type(of: object)) else { return taint }
     let address = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-    for field in fields where !field.isWeak {
+    for field in (try? LazyField.fields(of: type(of: object))) ?? [] where !field.isWeak {
       SlotLock.lock(address)
       let word = (address + field.offset).load(as: UInt.self)
       // Read under the lock: another thread may replace and release the box once unlocked.
-      if word != 0, word != _lazyinject_in_flight_marker(),
-        let box = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: word)!)
+      let box =
+        word == 0 || word == _lazyinject_in_flight_marker()
+        ? nil
+        : Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: word)!)
           .takeUnretainedValue() as? any _TaintedBox
-      {
-        taint.add(box.taint)
-      }
       SlotLock.unlock(address)
+      guard let used = box?.taint else { continue }
+      taint.add(used)
+      if let layer = used.layer, stack?.chain(through: layer.identifier) == nil {
+        taint.forbidsKeeping = true
+      }
     }
     return taint
   }

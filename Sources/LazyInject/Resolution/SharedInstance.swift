@@ -101,7 +101,9 @@ extension InitializerRegistry {
     }
     // The values the sender keeps may have been built with other layers' rules: the build may
     // have read them.
-    if _lazyinject_overrides_used() != 0 { frame.pointee.taint.add(LayerTaint.of(container)) }
+    if _lazyinject_overrides_used() != 0 {
+      frame.pointee.taint.add(LayerTaint.of(container, within: stack))
+    }
     let taint = frame.pointee.taint
     let (value, keeper) = try state.lock.withLock { () throws -> (Value, SharedBuild.Keeper) in
       let wasReset = state.value.instances.setBuilder(nil, of: registration)
