@@ -62,11 +62,10 @@ extension InitializerRegistry {
       var decision = Decision(builtType: propertyType)
       let entries = state.rules.entries(for: propertyType, in: containerClass)
       guard state.tracer == nil, Self.select(entries, for: .none, into: &decision),
-        !decision.hasPropertyRules, let registration = decision.registration,
-        registration.propertyType == propertyType, overrideDepth == 0,
-        state.rules.isPin(.registration(registration.source), of: propertyType, in: containerClass)
+        !decision.hasPropertyRules, decision.isPinned, overrideDepth == 0,
+        let registration = decision.registration
       else { return .general }
-      var flags: ExpressFlags = entries[0].entry.isObserved ? .observed : []
+      var flags: ExpressFlags = entries.first.entry.isObserved ? .observed : []
       if registration.source.isMainActor { flags.insert(.mainActor) }
       let plan: ExpressPlan
       if let object = state.instances.object(of: registration), storesObject {

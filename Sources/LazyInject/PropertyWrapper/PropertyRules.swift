@@ -99,7 +99,7 @@ extension InitializerRegistry {
   public func unregister<Container: AnyObject, Property>(
     _ property: KeyPath<Container, LazyProjection<Property>>
   ) {
-    change { $0.remove(property: Property.self, key: property) }
+    change { $0.remove(property: Property.self, key: .property(property)) }
   }
 }
 

@@ -51,6 +51,8 @@ extension InitializerRegistry {
     package var otherProperties: [AnyRegistration] = []
     /// Whether some registry searched has a rule for one property of the type in the class.
     var hasPropertyRules = false
+    /// Whether the source is the pair's pin in its registry (see `RuleTable.Entry.isPinned`).
+    var isPinned = false
     /// Whether the container class conforms to `InjectionObserving`.
     var isObserved = false
     /// The tracer of the registry asked (the last searched).
@@ -81,12 +83,12 @@ extension InitializerRegistry {
     forwardChain: [Any.Type] = []
   ) -> Decision {
     var decision = Decision(builtType: property)
-    var entries: [(type: Any.Type, entry: RuleTable.Entry)] = []
+    var entries = RuleTable.Entries(first: (property, RuleTable.Entry()))
     for registry in registries {
       (entries, decision.tracer) = registry.withState { state in
         (state.rules.entries(for: property, in: containerClass), state.tracer)
       }
-      decision.isObserved = entries[0].entry.isObserved
+      decision.isObserved = entries.first.entry.isObserved
       guard Self.select(entries, for: identity, into: &decision) else { continue }
       decision.owner = registry
       guard followingForwards, let target = decision.registration?.source.forwardTarget else {
@@ -102,14 +104,16 @@ extension InitializerRegistry {
             forwardChain: chain))
       return decision
     }
-    // The entries of the registry searched last: whether a type is `DefaultInitializable` does
-    // not depend on the registry.
-    if let initializable = entries.lazy.compactMap(\.entry.defaultInitializable).first {
+    // The entries of the registry searched last (the one asked): whether a type is
+    // `DefaultInitializable` does not depend on the registry, nor, there, its pin.
+    if let initializable = entries.first.entry.defaultInitializable
+      ?? entries.wrapped.lazy.compactMap(\.entry.defaultInitializable).first
+    {
       decision.source = .defaultInitializer(initializable)
-      decision.builtType = initializable
+      (decision.builtType, decision.isPinned) = (initializable, entries.first.entry.isPinned)
     } else if !decision.undecided.isEmpty {
       decision.source = .undecided
-    } else if entries.count > 1 {
+    } else if entries.first.entry.wrappedType != nil {
       decision.source = .absentOptional
     }
     return decision
@@ -121,10 +125,9 @@ extension InitializerRegistry {
   /// The order within a registry, for `decide` and for the express plan (which asks with no
   /// property, of a pair that has no property rule).
   static func select(
-    _ entries: [(type: Any.Type, entry: RuleTable.Entry)], for identity: PropertyIdentity,
-    into decision: inout Decision
+    _ entries: RuleTable.Entries, for identity: PropertyIdentity, into decision: inout Decision
   ) -> Bool {
-    let propertyRules = entries[0].entry.propertyRules
+    let propertyRules = entries.first.entry.propertyRules
     decision.hasPropertyRules = decision.hasPropertyRules || !propertyRules.isEmpty
     var found: AnyRegistration?
     for rule in propertyRules {
@@ -150,25 +153,36 @@ extension InitializerRegistry {
         decision.otherProperties.append(rule)
       }
     }
-    let typeRule = entries.lazy.compactMap { entry in entry.entry.typeRule.map { (entry.type, $0) }
+    if let rule = found ?? entries.first.entry.typeRule {
+      decision.source = .registration(rule)
+      decision.isPinned = found == nil && entries.first.entry.isPinned
+      return true
     }
-    guard let (type, rule) = found.map({ (entries[0].type, $0) }) ?? typeRule.first else {
-      return false
-    }
-    (decision.source, decision.builtType) = (.registration(rule), type)
+    guard
+      let (type, rule) = entries.wrapped.lazy.compactMap({ ($0.type, $0.entry.typeRule) })
+        .first(where: { $0.1 != nil })
+    else { return false }
+    (decision.source, decision.builtType) = (.registration(rule!), type)
     return true
   }
 }
 
 extension RuleTable {
-  /// The entries of `property` in `containerClass`, then, for `T?`, of `T`, and so on.
-  mutating func entries(for property: Any.Type, in containerClass: AnyClass)
-    -> [(type: Any.Type, entry: Entry)]
-  {
-    var result = [(type: property, entry: entry(for: property, in: containerClass))]
-    while let wrapped = result.last?.entry.wrappedType {
-      result.append((wrapped, entry(for: wrapped, in: containerClass)))
+  /// The entries a decision reads in one registry: the property type's, and for `T?`, when that
+  /// has no type rule, `T`'s (and so on for `T??`).
+  struct Entries {
+    var first: (type: Any.Type, entry: Entry)
+    var wrapped: [(type: Any.Type, entry: Entry)] = []
+  }
+
+  /// The entries of `property` in `containerClass` (see `Entries`).
+  mutating func entries(for property: Any.Type, in containerClass: AnyClass) -> Entries {
+    var entries = Entries(first: (property, entry(for: property, in: containerClass)))
+    var next = entries.first.entry.typeRule == nil ? entries.first.entry.wrappedType : nil
+    while let wrapped = next {
+      entries.wrapped.append((wrapped, entry(for: wrapped, in: containerClass)))
+      next = entries.wrapped.last?.entry.wrappedType
     }
-    return result
+    return entries
   }
 }

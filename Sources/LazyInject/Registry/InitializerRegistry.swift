@@ -166,12 +166,12 @@ public final class InitializerRegistry: Sendable {
   public func unregister<Property, Container: AnyObject>(
     _ propertyType: Property.Type, in containerType: Container.Type
   ) {
-    change { $0.remove(property: propertyType, key: RuleTable.key(containerType)) }
+    change { $0.remove(property: propertyType, key: RuleTable.Key(containerType)) }
   }
 
   /// Removes the root default of `propertyType`.
   public func unregister<Property>(_ propertyType: Property.Type) {
-    change { $0.remove(property: propertyType, key: RuleTable.key(nil)) }
+    change { $0.remove(property: propertyType, key: RuleTable.Key(nil)) }
   }
 
   /// Removes every registration, rules for one property included, and with them the singletons

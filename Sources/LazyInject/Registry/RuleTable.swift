@@ -5,7 +5,7 @@
 internal struct RuleTable {
   /// The rules by property type, then by what each is for: its container class (nil: the root
   /// default), or for a rule for one property, its key path (whose equality includes its root).
-  private var rules: [ObjectIdentifier: [AnyHashable: AnyRegistration]] = [:]
+  private var rules: [ObjectIdentifier: [Key: AnyRegistration]] = [:]
 
   /// Each pair's entry, emptied on every change so that no resolution sees a stale rule.
   private var cache = ResolutionCache()
@@ -27,29 +27,37 @@ internal struct RuleTable {
     var typeRule: AnyRegistration?
     /// The rules for one property of the type whose root is the class or a superclass, nearest
     /// root first; of one root, by registration site, so that the order is the same in every run.
-    var propertyRules: [AnyRegistration]
+    var propertyRules: [AnyRegistration] = []
     /// Whether the container class conforms to `InjectionObserving`.
-    var isObserved: Bool
+    var isObserved = false
     /// The property type, if it is `DefaultInitializable`.
     var defaultInitializable: (any DefaultInitializable.Type)?
     /// `T`, if the property type is `T?`.
     var wrappedType: Any.Type?
+    /// Whether what serves the pair with no layer and no property (`typeRule`, else `init()`)
+    /// is the pair's pin: a `@Lazy` property then stores its object values unboxed.
+    var isPinned = false
   }
 
-  /// The key of a type rule for `container` (nil: the root default).
-  static func key(_ container: AnyClass?) -> AnyHashable { container.map(ObjectIdentifier.init) }
+  /// What a rule is for: a container class (nil: the root default), or one property.
+  enum Key: Hashable {
+    case container(ObjectIdentifier?)
+    case property(AnyKeyPath)
+
+    init(_ container: AnyClass?) { self = .container(container.map(ObjectIdentifier.init)) }
+  }
 
   /// Adds `registration`; returns the one it replaces (for the same container class or key path).
   mutating func insert(_ registration: AnyRegistration) -> AnyRegistration? {
     cache.removeAll()
-    let key = registration.source.property.map { AnyHashable($0.keyPath) }
+    let key = registration.source.property.map { Key.property($0.keyPath) }
     return rules[ObjectIdentifier(registration.propertyType), default: [:]].updateValue(
-      registration, forKey: key ?? Self.key(registration.containerType))
+      registration, forKey: key ?? Key(registration.containerType))
   }
 
   /// Removes the rule for `property` with `key` (see `insert`); returns it, for the caller to
   /// release once it has unlocked: a singleton's deinit may resolve from the registry.
-  mutating func remove(property: Any.Type, key: AnyHashable) -> [AnyRegistration] {
+  mutating func remove(property: Any.Type, key: Key) -> [AnyRegistration] {
     cache.removeAll()
     let type = ObjectIdentifier(property)
     defer { if rules[type]?.isEmpty == true { rules[type] = nil } }
@@ -74,8 +82,8 @@ internal struct RuleTable {
         ancestry.firstIndex { $0 == target.rootClass }.map { (rule, $0) }
       }
     }
-    let entry = Entry(
-      typeRule: ancestry.lazy.compactMap { own[Self.key($0)] }.first ?? own[Self.key(nil)],
+    var entry = Entry(
+      typeRule: ancestry.lazy.compactMap { own[Key($0)] }.first ?? own[Key(nil)],
       propertyRules: propertyRules.sorted { first, second in
         let (a, b) = (first.0.source, second.0.source)
         return (first.1, "\(a.fileID)", a.line) < (second.1, "\(b.fileID)", b.line)
@@ -83,17 +91,17 @@ internal struct RuleTable {
       isObserved: containerClass is any InjectionObserving.Type,
       defaultInitializable: property as? any DefaultInitializable.Type,
       wrappedType: (property as? any _OptionalDependency.Type)?.wrappedType)
+    // The first rule to serve the pair with no property is its pin, for good.
+    let pin =
+      entry.typeRule.map { RulePin.registration($0.source) }
+      ?? (entry.defaultInitializable == nil ? nil : .defaultInitializer)
+    if let pin {
+      let pair = Pair(property, containerClass)
+      entry.isPinned = pins[pair].map { $0.isSame(as: pin) } ?? true
+      pins[pair] = pins[pair] ?? pin
+    }
     cache.insert(entry, property: key.0, container: key.1)
     return entry
-  }
-
-  /// Whether `pin` (a rule of this table's registry, or `init()`) is the pin of `property` in
-  /// `containerClass`: it is if it is the first pinned there.
-  mutating func isPin(_ pin: RulePin, of property: Any.Type, in containerClass: AnyClass) -> Bool {
-    let key = Pair(property, containerClass)
-    if let existing = pins[key] { return existing.isSame(as: pin) }
-    pins[key] = pin
-    return true
   }
 
   /// The pin of `property` in `containerClass`, if a resolution set one.

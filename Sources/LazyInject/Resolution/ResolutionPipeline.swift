@@ -114,22 +114,19 @@ extension InitializerRegistry {
       property, in: containerClass, for: identity ?? .none, searching: registries)
     var served = Served(
       owner: decision.owner ?? self, isObserved: decision.isObserved, tracer: decision.tracer)
+    // A value the pair's pin built is stored unboxed: only the registry's own (a layer's never).
+    served.isPinned =
+      decision.isPinned && overrideDepth == 0 && served.owner === self
+      && decision.builtType == property
     switch decision.source {
     case .registration(let registration):
       if registration.source.isMainActor && !isOnMainActor() {
         throw ResolutionError.requiresMainActor(frame: frame.pointee)
       }
       served.registration = registration
-      if served.owner !== self {
-        frame.pointee.use(served.owner)
-      } else if slot != nil, registration.source.property == nil, decision.builtType == property {
-        served.isPinned = pin(.registration(registration.source), of: property, containerClass)
-      }
+      if served.owner !== self { frame.pointee.use(served.owner) }
     case .defaultInitializer(let initializable):
       served.defaultInitializable = initializable
-      served.isPinned =
-        slot != nil && initializable == property
-        && pin(.defaultInitializer, of: property, containerClass)
     case .absentOptional:
       break
     case .missing, .undecided:
@@ -139,12 +136,6 @@ extension InitializerRegistry {
       throw error
     }
     return served
-  }
-
-  /// Whether `pin` is the pin of `property` in `containerClass` in this registry's rules (the
-  /// first pinned there is).
-  private func pin(_ pin: RulePin, of property: Any.Type, _ containerClass: AnyClass) -> Bool {
-    overrideDepth == 0 && withState { $0.rules.isPin(pin, of: property, in: containerClass) }
   }
 
   /// The error to throw when `registration`'s initializer threw `error`: nested resolution
