@@ -10,7 +10,8 @@
 // `--only table` prints every timed row of BENCHMARKS.md's speed tables as tab-separated
 // `measure/system<TAB>nanoseconds` lines, for `Benchmarks/compare` (two builds side by side);
 // `--rounds N` sets the rounds of each measure.
-// `--profile cold`, `--profile singleton` or `--profile deep` (a cold read 20 classes deep) runs
+// `--profile cold`, `--profile singleton`, `--profile deep` (a cold read 20 classes deep) or
+// `--profile resolve` (a cold `resolve(_:for:)`) runs
 // one loop of 5,000,000 first reads for `perf record`, prints its checksum and exits.
 import Foundation
 import LazyInject
@@ -28,6 +29,10 @@ if arguments.first == "--profile" {
   switch arguments.dropFirst().first {
   case "singleton": print(singletonLazy(5_000_000))
   case "deep": print(coldLazy(Level19.init, 5_000_000))
+  case "resolve":
+    let registry = InitializerRegistry()
+    registry.register(Service.self, in: Consumer.self) { _ in Service() }
+    print(coldResolve(registry, 5_000_000))
   default: print(coldLazy(5_000_000))
   }
   exit(0)

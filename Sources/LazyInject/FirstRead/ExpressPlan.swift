@@ -52,28 +52,27 @@ extension InitializerRegistry {
   /// One lock, no task-local read. The shared registry also records the plan in the
   /// `ExpressTable`, where later first reads of the pair find it without this lock. Not generic:
   /// an optional of the property type would cost a lookup of its metadata on every call.
-  @usableFromInline
-  internal func expressPlan(for propertyType: Any.Type, in container: AnyObject, storesObject: Bool)
-    -> ExpressPlan
-  {
-    guard _lazyinject_overrides_used() == 0 else { return .general }
+  @usableFromInline internal func expressPlan(
+    for propertyType: Any.Type, in container: AnyObject, storesObject: Bool
+  ) -> ExpressPlan {
+    guard _lazyinject_overrides_used() == 0, overrideDepth == 0 else { return .general }
     let containerClass: AnyClass = type(of: container)
-    return withState { state in
-      var decision = Decision(builtType: propertyType)
-      let entries = state.rules.entries(for: propertyType, in: containerClass)
-      guard state.tracer == nil, Self.select(entries, for: .none, into: &decision),
-        !decision.hasPropertyRules, decision.isPinned, overrideDepth == 0,
-        let registration = decision.registration
-      else { return .general }
-      var flags: ExpressFlags = entries.first.entry.isObserved ? .observed : []
-      if registration.source.isMainActor { flags.insert(.mainActor) }
-      let plan: ExpressPlan
-      if let object = state.instances.object(of: registration), storesObject {
-        plan = .keptObject(.passUnretained(object), flags)
-      } else if registration.policy == .none {
-        plan = .build(.passUnretained(registration), flags)
-      } else {
-        return .general  // Other kept instances (structs, weak ones) are cast on the general path.
+    // Not `withState`, which would wrap the plan in an optional: the general path installs the
+    // automatic modules if they are not yet.
+    return state.withLock { state in
+      guard case .installed = state.modules, state.tracer == nil else { return .general }
+      // The decision of `select` for the pair with no property and no layer, cached.
+      let express = state.rules.express(for: propertyType, in: containerClass)
+      guard let found = express.registration else { return .general }
+      let plan: ExpressPlan = found._withUnsafeGuaranteedRef { registration in
+        var flags: ExpressFlags = express.isObserved ? .observed : []
+        if registration.source.isMainActor { flags.insert(.mainActor) }
+        if registration.policy == .none { return .build(found, flags) }
+        // Other kept instances (structs, weak ones) take the general path, which casts them.
+        guard storesObject, let object = state.instances.object(of: registration) else {
+          return .general
+        }
+        return .keptObject(.passUnretained(object), flags)
       }
       if self === Self.shared {  // The registry `@Lazy` reads.
         ExpressTable.insert(plan, property: propertyType, in: containerClass)

@@ -5,34 +5,28 @@ import _LazyInjectShims
 
 extension Lazy {
   /// The retained word a slot keeps for `value`, built as `outcome` tells: the value itself if it
-  /// is an object built by its pair's pin with no override layer's rule, else a box that records
-  /// its rule and the layers used.
-  @inlinable
-  internal static func _word(for value: Value, outcome: InitializerRegistry.Outcome) -> UInt {
-    _word(for: value, origin: outcome.origin, taint: outcome.taint, isPinned: outcome.isPinned)
-  }
-
-  @usableFromInline internal static func _word(
-    for value: Value, origin: ValueOrigin?, taint: LayerTaint, isPinned: Bool
-  ) -> UInt {
-    guard isSingleReference(Value.self) else {
-      return UInt(
-        bitPattern: Unmanaged.passRetained(_LazyBox(value, origin: origin, taint: taint))
-          .toOpaque())
+  /// is an object built by its pair's pin with no override layer's rule (`isPinned`), else a box
+  /// that records its rule and the layers used.
+  @inlinable internal static func _word(for value: Value, outcome: InitializerRegistry.Outcome)
+    -> UInt
+  {
+    let box: AnyObject
+    if isSingleReference(Value.self) {
+      let object = unsafeBitCast(value, to: AnyObject.self)
+      box =
+        outcome.isPinned
+        ? object : _LazyObjectBox(object, origin: outcome.origin, taint: outcome.taint)
+    } else {
+      box = _LazyBox(value, origin: outcome.origin, taint: outcome.taint)
     }
-    let object = unsafeBitCast(value, to: AnyObject.self)
-    if isPinned && taint.isEmpty {
-      return UInt(bitPattern: Unmanaged.passRetained(object).toOpaque())
-    }
-    return _LazyObjectBox(object, origin: origin, taint: taint).retainedWord
+    return UInt(bitPattern: Unmanaged.passRetained(box).toOpaque())
   }
 
   /// Assigns `value`, in a box with no rule; what it replaces is released after unlocking.
-  @usableFromInline
-  internal static func _assign(_ value: Value, in container: AnyObject, slot: _LazySlot) {
-    _replace(
-      in: container, slot: slot,
-      with: _word(for: value, origin: nil, taint: LayerTaint(), isPinned: false))
+  @usableFromInline internal static func _assign(
+    _ value: Value, in container: AnyObject, slot: _LazySlot
+  ) {
+    _replace(in: container, slot: slot, with: _word(for: value, outcome: .init()))
   }
 
   /// Puts `word`, retained (0 to reset), in the slot; what it replaces is released after

@@ -255,17 +255,21 @@ import _LazyInjectShims
     let new = _word(for: built, outcome: outcome)
     SlotLock.lock(object)
     let current = slot.word
-    let content = SlotWord.content(
-      of: current, marker: marker, storesObject: isSingleReference(Value.self))
-    // Assigned meanwhile: the assignment wins. Reset meanwhile: this value is published.
-    let value = content.isValue ? _value(at: current, content) : built
-    slot.word = content.isValue ? current : new
+    // Reset meanwhile (0): this value is published. Assigned meanwhile: the assignment wins.
+    let isPublished = current == marker || current == 0
+    let value =
+      isPublished
+      ? built
+      : _value(
+        at: current,
+        SlotWord.content(of: current, marker: marker, storesObject: isSingleReference(Value.self)))
+    slot.word = isPublished ? new : current
     SlotLock.unlock(object)
-    _FirstRead.didReplace(content.isValue ? new : current)  // What no slot keeps now.
+    _FirstRead.didReplace(isPublished ? current : new)  // What no slot keeps now.
     if _lazyinject_waiters() > 0 {  // Read inline: a call here cost 2% of a first read.
       _FirstRead.didPublish()
     }
-    if outcome.isObserved && !content.isValue {  // An assignment's value is no injection.
+    if outcome.isObserved && isPublished {  // An assignment's value is no injection.
       _FirstRead.notify(container, slot: slot.address, of: built)
     }
     return value

@@ -104,6 +104,15 @@ internal struct RuleTable {
     return entry
   }
 
+  /// What the express plan needs of the entry of `property` in `containerClass`.
+  mutating func express(for property: Any.Type, in containerClass: AnyClass)
+    -> ResolutionCache.Express
+  {
+    let key = (ObjectIdentifier(property), ObjectIdentifier(containerClass))
+    if let cached = cache.express(property: key.0, container: key.1) { return cached }
+    return ResolutionCache.Express(entry(for: property, in: containerClass))
+  }
+
   /// The pin of `property` in `containerClass`, if a resolution set one.
   func pin(of property: Any.Type, in containerClass: AnyClass) -> RulePin? {
     pins[Pair(property, containerClass)]

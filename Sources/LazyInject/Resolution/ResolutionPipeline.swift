@@ -77,6 +77,7 @@ extension InitializerRegistry {
       value = (Property.self as! any _OptionalDependency.Type).none as! Property
     }
     outcome.taint = frame.pointee.taint
+    outcome.isPinned = outcome.isPinned && outcome.taint.isEmpty  // Its box keeps the layers used.
     if let tracer = served.tracer, let origin = outcome.origin {
       Self.trace(origin, in: type(of: container), since: start, to: tracer)
     }
