@@ -19,7 +19,7 @@ extension InitializerRegistry {
 
     /// The plan, if it serves the calling code: a main-actor rule's serves only on the main
     /// actor; elsewhere, its payload is released and the general path says why it cannot serve.
-    @inlinable internal var servingHere: ExpressPlan {
+    @inlinable @inline(__always) internal var servingHere: ExpressPlan {
       switch self {
       case .keptObject(let object, let flags) where flags.contains(.mainActor) && !isOnMainActor():
         object.release()
@@ -38,9 +38,9 @@ extension InitializerRegistry {
     @usableFromInline let rawValue: UInt32
     @inlinable init(rawValue: UInt32) { self.rawValue = rawValue }
     /// The container class conforms to `InjectionObserving`.
-    @usableFromInline static let observed = ExpressFlags(rawValue: 1)
+    @inlinable static var observed: ExpressFlags { ExpressFlags(rawValue: 1) }
     /// The rule is a main-actor one: the plan serves only on the main actor.
-    @usableFromInline static let mainActor = ExpressFlags(rawValue: 2)
+    @inlinable static var mainActor: ExpressFlags { ExpressFlags(rawValue: 2) }
   }
 
   /// The express plan, when the fast path is on (no override layer was ever made, no tracer is

@@ -39,7 +39,7 @@ import _LazyInjectShims
   /// none is, or in a process that made an override layer (the table is then never read).
   ///
   /// Call with a slot lock held: what the entry names is alive until it is unlocked.
-  @inlinable static func plan(for property: Any.Type, in containerClass: AnyClass)
+  @inlinable @inline(__always) static func plan(for property: Any.Type, in containerClass: AnyClass)
     -> InitializerRegistry.ExpressPlan?
   {
     guard _lazyinject_overrides_used() == 0,

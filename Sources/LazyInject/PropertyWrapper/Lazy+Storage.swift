@@ -7,7 +7,8 @@ extension Lazy {
   /// The retained word a slot keeps for `value`, built as `outcome` tells: the value itself if it
   /// is an object built by its pair's pin with no override layer's rule (`isPinned`), else a box
   /// that records its rule and the layers used.
-  @inlinable internal static func _word(for value: Value, outcome: InitializerRegistry.Outcome)
+  @inlinable @inline(__always)
+  internal static func _word(for value: Value, outcome: InitializerRegistry.Outcome)
     -> UInt
   {
     let box: AnyObject

@@ -57,7 +57,8 @@ import _LazyInjectShims
   /// Made while override layers are in force, the property keeps them for its first read (see
   /// ``InitializerRegistry/withOverrides(_:operation:)``).
   public init() {
-    _slot = _LazyObjectBox.capture()
+    // Until a layer exists, no capture: the check costs a load, a call would cost more.
+    _slot = _lazyinject_overrides_used() == 0 ? nil : _LazyObjectBox.capture()
   }
 
   /// Unavailable: `@Lazy` takes no initial value; its value comes from the registry.
@@ -265,7 +266,7 @@ import _LazyInjectShims
         SlotWord.content(of: current, marker: marker, storesObject: isSingleReference(Value.self)))
     slot.word = isPublished ? new : current
     SlotLock.unlock(object)
-    _FirstRead.didReplace(isPublished ? current : new)  // What no slot keeps now.
+    if current != marker { _FirstRead.didReplace(isPublished ? current : new) }  // Kept by no slot.
     if _lazyinject_waiters() > 0 {  // Read inline: a call here cost 2% of a first read.
       _FirstRead.didPublish()
     }

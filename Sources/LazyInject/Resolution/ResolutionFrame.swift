@@ -103,7 +103,7 @@ import _LazyInjectShims
     let parent = frame.pointee.parent
     _lazyinject_set_current_frame(parent)
     // What this resolution used, the resolution that needed it used too.
-    parent?.pointee.taint.add(frame.pointee.taint)
+    if let parent, !frame.pointee.taint.isEmpty { parent.pointee.taint.add(frame.pointee.taint) }
   }
 
   /// The resolutions under way on this thread, outermost first.
