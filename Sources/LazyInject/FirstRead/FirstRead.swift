@@ -22,7 +22,7 @@ import _LazyInjectShims
       (found
       ?? InitializerRegistry.shared.expressPlan(
         for: Value.self, in: container, storesObject: isSingleReference(Value.self))).servingHere
-    FirstReadProbe.record(plan, foundInTable: found != nil)
+    FirstReadPath.record(plan, foundInTable: found != nil)
     do {
       return try InitializerRegistry.resolve(
         type, for: container, slot: UnsafeRawPointer(slot), plan: plan, generally: nil,
@@ -39,7 +39,7 @@ import _LazyInjectShims
     _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer, capture: UInt,
     outcome: inout InitializerRegistry.Outcome
   ) -> Value {
-    FirstReadProbe.record(.general)
+    FirstReadPath.general.record()
     defer { didReplace(capture) }
     return resolve(
       type, for: container, slot: slot, capture: _LazyObjectBox.box(at: capture).capture,

@@ -190,7 +190,7 @@ import _LazyInjectShims
         slot.word = UInt(bitPattern: kept.toOpaque())  // The slot takes the plan's +1.
         let value = unsafeBitCast(kept.takeUnretainedValue(), to: Value.self)
         SlotLock.unlock(object)
-        FirstReadProbe.record(.expressTableKeptObject)
+        FirstReadPath.expressTableKeptObject.record()
         if flags.contains(.observed) { _FirstRead.notify(container, slot: slot.address, of: value) }
         return value
       }

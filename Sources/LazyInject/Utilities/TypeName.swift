@@ -3,14 +3,25 @@ import _LazyInjectShims
 /// The name users see for a type in messages: module-qualified, as in `MyApp.ResourceLoader`,
 /// without the `(unknown context at $…)` that private and local types carry.
 package func typeName(_ type: Any.Type) -> String {
-  var (result, rest) = ("", Substring(String(reflecting: type)))
-  let marker = "(unknown context at $"
-  while let start = rest.indices.first(where: { rest[$0...].hasPrefix(marker) }) {
-    result += rest[..<start]
-    rest = rest[start...].drop { $0 != ")" }.dropFirst()
-    rest = rest.first == "." ? rest.dropFirst() : rest
+  let name = String(reflecting: type)
+  let marker = Array("(unknown context at $".utf8)
+  let bytes = Array(name.utf8)
+  guard bytes.count >= marker.count else { return name }
+  var result: [UInt8] = []
+  result.reserveCapacity(bytes.count)
+  var index = 0
+  while index < bytes.count {
+    if bytes[index] == marker[0], bytes[index...].starts(with: marker),
+      let close = bytes[index...].firstIndex(of: UInt8(ascii: ")"))
+    {
+      index = close + 1
+      if index < bytes.count && bytes[index] == UInt8(ascii: ".") { index += 1 }
+    } else {
+      result.append(bytes[index])
+      index += 1
+    }
   }
-  return result + rest
+  return String(decoding: result, as: UTF8.self)
 }
 
 /// How Swift code spells `type`: `any MyApp.Tracking` for a protocol's existential (which

@@ -1,0 +1,40 @@
+import LazyInject
+import _LazyInjectShims
+
+/// What an express-table entry holds (see `ExpressTable`).
+enum ExpressEntry: Equatable, Sendable {
+  case keptObject
+  case build
+}
+
+/// Lets the tests see the path each first read took, and the express table's entries: what the
+/// runtime records in debug builds (`FirstReadPath`), read through its shims.
+enum FirstReadProbe {
+  /// Whether this build records paths: debug builds do.
+  static var isRecording: Bool {
+    #if DEBUG
+      true
+    #else
+      false
+    #endif
+  }
+
+  /// The path of the calling thread's last first read since `reset()`, if it made one.
+  static var lastPath: FirstReadPath? { FirstReadPath(rawValue: _lazyinject_probe_last_path()) }
+
+  /// Forgets the calling thread's last path.
+  static func reset() { _lazyinject_probe_reset() }
+
+  /// What the express table holds for `property` in containers of class `containerClass`.
+  static func expressEntry(for property: Any.Type, in containerClass: AnyClass) -> ExpressEntry? {
+    // Read under a slot lock, as first reads read it (any stripe will do).
+    let anyObject = UnsafeRawPointer(bitPattern: 0x1000)!
+    _lazyinject_lock(anyObject)
+    defer { _lazyinject_unlock(anyObject) }
+    let address = { (type: Any.Type) in UnsafeRawPointer(bitPattern: UInt(bitPattern: Int(bitPattern: ObjectIdentifier(type))))! }
+    guard let entry = _lazyinject_express_find(address(property), address(containerClass)) else {
+      return nil
+    }
+    return Int(entry.pointee.kind) == LAZYINJECT_EXPRESS_KEPT_OBJECT ? .keptObject : .build
+  }
+}
