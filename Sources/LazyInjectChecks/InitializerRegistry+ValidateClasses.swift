@@ -76,8 +76,15 @@ extension InitializerRegistry {
   ///     dashes replaced by underscores).
   ///   - excluded: Classes not to check.
   /// - Returns: What was checked, and the generic classes skipped.
+  /// A rule registered for one of the module's classes that no property of that class or of its
+  /// subclasses can use (by its type, through a forward, or as the rule for one property) is a
+  /// failure too: it would silently leave the screen it was meant for to another rule. The error
+  /// names its site, its type, and the module's classes that have a property it could serve.
+  /// Root defaults, rules for other modules' classes and rules for excluded classes are not
+  /// judged (exclude a class whose rules only ``InitializerRegistry/resolve(_:for:)`` uses).
+  ///
   /// - Throws: The error of ``validate(classes:)``, which also names the module's classes whose
-  ///   metadata the scan could not get; the same kind of error, checking nothing, when no class
+  ///   metadata the scan could not get, and each rule no property can use; the same kind of error, checking nothing, when no class
   ///   of the process belongs to a module of that name (listing the modules that have classes),
   ///   when the platform keeps no type records LazyInject can read, or when `excluded` names a
   ///   class that is not one of the module's non-generic classes; and when the module's classes
@@ -163,6 +170,12 @@ extension InitializerRegistry {
       messages.append(
         Self.unresolvable(title, problems, searchedLayers: Self.layerCount(of: registries))
           .description)
+    }
+    if let (scan, module) = scan,
+      let unusable = unusableRules(
+        judging: classes, among: scan.classes, module: module, registries: registries)
+    {
+      messages.append(unusable)
     }
     messages += unreadable
     if !withoutMetadata.isEmpty {

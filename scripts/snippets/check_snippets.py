@@ -228,7 +228,7 @@ def block_source(block, number):
     if not any(IMPORT.match(line) for line in block.lines):
         imports.append("LazyInject")
         if block.path.endswith(".swift"):
-            imports += ["LazyInjectTesting", "Testing", "XCTest"]
+            imports += ["LazyInjectChecks", "LazyInjectTesting", "Testing", "XCTest"]
     out = ["import %s" % name for name in imports] + [""]
     header = len(out)
     statements = []
@@ -340,6 +340,7 @@ import PackageDescription
 let libraries: [Target.Dependency] = [
   .product(name: "LazyInject", package: "LazyInject"),
   .product(name: "LazyInjectTesting", package: "LazyInject"),
+  .product(name: "LazyInjectChecks", package: "LazyInject"),
   "UIKitStandIns",
 ]
 
@@ -391,7 +392,7 @@ def main():
             (document, markdown_blocks(document, lines, lambda index: index + 1))
         )
     if args.doc_comments:
-        for library in ("LazyInject", "LazyInjectTesting"):
+        for library in ("LazyInject", "LazyInjectChecks", "LazyInjectTesting"):
             for folder, _, files in sorted(os.walk(os.path.join(root, "Sources", library))):
                 for name in sorted(files):
                     if name.endswith(".swift"):

@@ -17,7 +17,6 @@ extension InitializerRegistry: CustomStringConvertible {
   /// Rules for one property come before the type's rules, as a resolution tries them.
   public var description: String {
     // Only references are copied under the lock; names are built and sorted after unlocking.
-    let registrations = withState { $0.rules.allRegistrations }
     let rules = registrations.map(\.rule)
     var lines = ["InitializerRegistry, \(rules.count) registration\(rules.count == 1 ? "" : "s")"]
     let byProperty = Dictionary(grouping: rules, by: \.propertyTypeName)
@@ -33,4 +32,9 @@ extension InitializerRegistry: CustomStringConvertible {
     }
     return lines.joined(separator: "\n")
   }
+}
+
+extension InitializerRegistry {
+  /// Every registration of this registry (not of its layers), in no order.
+  package var registrations: [AnyRegistration] { withState { $0.rules.allRegistrations } }
 }

@@ -137,8 +137,7 @@ internal enum OverrideScope {
   /// The layers in force, outermost first; empty until the first layer of the process is made
   /// (reading the task-local would cost a sixth of a first read).
   static var layers: [OverrideLayer] {
-    guard _lazyinject_overrides_used() != 0 else { return [] }
-    return current?.layers ?? []
+    _lazyinject_overrides_used() == 0 ? [] : current?.layers ?? []
   }
 
   /// The innermost layer over `base`, if any.

@@ -57,8 +57,7 @@ extension InitializerRegistry {
   ///   - operation: The code that sees the overrides.
   /// - Returns: What `operation` returns.
   public func withOverrides<Result>(
-    _ configure: (InitializerRegistry) throws -> Void,
-    operation: () throws -> Result
+    _ configure: (InitializerRegistry) throws -> Void, operation: () throws -> Result
   ) rethrows -> Result {
     let stack = try OverrideScope.stack(adding: configure, over: self)
     return try OverrideScope.$current.withValue(stack, operation: operation)
@@ -78,8 +77,7 @@ extension InitializerRegistry {
   /// ``withOverrides(_:operation:)`` for the rules.
   public func withOverrides<Result>(
     _ configure: (InitializerRegistry) throws -> Void,
-    isolation: isolated (any Actor)? = #isolation,
-    operation: () async throws -> Result
+    isolation: isolated (any Actor)? = #isolation, operation: () async throws -> Result
   ) async rethrows -> Result {
     let stack = try OverrideScope.stack(adding: configure, over: self)
     return try await OverrideScope.$current.withValue(

@@ -145,12 +145,10 @@ extension InitializerRegistry {
         }
       }
       if found != nil { continue }
-      if offset == slot {
-        found = rule
-      } else if offset == nil {
-        decision.undecided.append(rule)
-      } else {
-        decision.otherProperties.append(rule)
+      switch offset {
+      case slot: found = rule
+      case nil: decision.undecided.append(rule)
+      default: decision.otherProperties.append(rule)
       }
     }
     if let rule = found ?? entries.first.entry.typeRule {
@@ -158,11 +156,10 @@ extension InitializerRegistry {
       decision.isPinned = found == nil && entries.first.entry.isPinned
       return true
     }
-    guard
-      let (type, rule) = entries.wrapped.lazy.compactMap({ ($0.type, $0.entry.typeRule) })
-        .first(where: { $0.1 != nil })
-    else { return false }
-    (decision.source, decision.builtType) = (.registration(rule!), type)
+    guard let (type, entry) = entries.wrapped.first(where: { $0.entry.typeRule != nil }) else {
+      return false
+    }
+    (decision.source, decision.builtType) = (.registration(entry.typeRule!), type)
     return true
   }
 }

@@ -31,27 +31,20 @@ extension InitializerRegistry {
   /// ```
   ///
   /// Each registration remembers the module that made it, which diagnostics name.
-  public func install(_ modules: any InitializerModule...) {
-    install(modules)
-  }
+  public func install(_ modules: any InitializerModule...) { install(modules) }
 
   /// Installs `modules`: the unconditional ones in order, then the conditional ones in order, so
   /// that a module switched on by a condition wins.
   internal func install(_ modules: [any InitializerModule]) {
-    let unconditional = modules.filter { !($0 is ConditionalModule) }
-    let conditional = modules.compactMap { $0 as? ConditionalModule }
-    for module in unconditional {
-      let installation = ModuleInstallation(name: typeName(type(of: module)), isConditional: false)
-      ModuleInstallation.$current.withValue(installation) {
-        module.register(in: self)
-      }
-    }
-    for module in conditional {
+    let ordered =
+      modules.filter { !($0 is ConditionalModule) } + modules.filter { $0 is ConditionalModule }
+    for module in ordered {
+      let conditional = module as? ConditionalModule
+      let name = typeName(type(of: conditional?.module ?? module))
       let installation = ModuleInstallation(
-        name: "\(typeName(type(of: module.module))) when \(module.condition)", isConditional: true)
-      ModuleInstallation.$current.withValue(installation) {
-        module.register(in: self)
-      }
+        name: conditional.map { "\(name) when \($0.condition)" } ?? name,
+        isConditional: conditional != nil)
+      ModuleInstallation.$current.withValue(installation) { module.register(in: self) }
     }
   }
 }

@@ -33,11 +33,8 @@ extension InitializerRegistry {
   ///   - initializer: Builds the value on the main actor; receives the object whose property is
   ///     being resolved.
   public func registerOnMainActor<Property, Container: AnyObject>(
-    _ propertyType: Property.Type,
-    in containerType: Container.Type,
-    scope: Scope = .unique,
-    fileID: StaticString = #fileID,
-    line: UInt = #line,
+    _ propertyType: Property.Type, in containerType: Container.Type, scope: Scope = .unique,
+    fileID: StaticString = #fileID, line: UInt = #line,
     _ initializer: @escaping @MainActor (Container) throws -> Property
   ) {
     add(
@@ -62,11 +59,8 @@ extension InitializerRegistry {
   ///   - initializer: Builds the value on the main actor; receives the object whose property is
   ///     being resolved.
   public func registerOnMainActor<Property>(
-    _ propertyType: Property.Type,
-    scope: Scope = .unique,
-    fileID: StaticString = #fileID,
-    line: UInt = #line,
-    _ initializer: @escaping @MainActor (AnyObject) throws -> Property
+    _ propertyType: Property.Type, scope: Scope = .unique, fileID: StaticString = #fileID,
+    line: UInt = #line, _ initializer: @escaping @MainActor (AnyObject) throws -> Property
   ) {
     add(
       propertyType, container: nil, scope: scope, fileID: fileID, line: line, isMainActor: true,
@@ -75,8 +69,10 @@ extension InitializerRegistry {
 }
 
 /// The make function of a main-actor registration: calls `initializer` with the sender as its
-/// class. Resolution calls it only on the main actor (`isMainActor` of its rule is checked
-/// first, on every path).
+/// class.
+///
+/// Resolution calls it only on the main actor (`isMainActor` of its rule is checked first, on
+/// every path).
 internal func onMainActor<Container: AnyObject, Property>(
   _ initializer: @escaping @MainActor (Container) throws -> Property
 ) -> @Sendable (AnyObject) throws -> Property {

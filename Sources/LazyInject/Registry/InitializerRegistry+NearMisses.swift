@@ -23,17 +23,14 @@ extension InitializerRegistry {
   private func ownNearMisses(for property: Any.Type) -> [Rule] {
     var types = [optionalType(wrapping: property)]
     // Every type conforms to `Any`, and every class to `AnyObject`: no registration is near.
-    let isUniversal = property == Any.self || property == AnyObject.self
-    if !isUniversal,
+    if property != Any.self, property != AnyObject.self,
       let metatype = _lazyinject_existential_metatype(
         unsafeBitCast(property, to: UnsafeRawPointer.self))
     {
       let existentialMetatype = unsafeBitCast(metatype, to: Any.Type.self)
-      let registered = withState { $0.rules.propertyTypes }
-      types += registered.filter { isValue($0, of: existentialMetatype) }
+      types += withState { $0.rules.propertyTypes }.filter { isValue($0, of: existentialMetatype) }
     }
-    let near = withState { state in types.flatMap { state.rules.registrations(for: $0) } }
-    return near.map(\.rule)
+    return withState { state in types.flatMap { state.rules.registrations(for: $0) } }.map(\.rule)
   }
 }
 

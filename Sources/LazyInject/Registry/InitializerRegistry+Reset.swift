@@ -17,18 +17,7 @@ extension InitializerRegistry {
   /// ``withOverrides(_:operation:)`` (or a test under the trait or `OverridingTestCase`), it
   /// resets the innermost layer's instances instead, so that a test never resets the instances
   /// parallel tests share. Values already resolved into `@Lazy` properties stay where they are.
-  public func reset(_ scope: Scope) {
-    drop(scope)
-  }
-
-  /// Drops the instances that the registries of `changeTargets` keep for `scope` (every scope if
-  /// nil); they are released after unlocking (their deinit may resolve).
-  private func drop(_ scope: Scope?) {
-    for target in changeTargets {
-      let dropped = target.withStateChange { $0.instances.reset(scope) }
-      withExtendedLifetime(dropped) {}
-    }
-  }
+  public func reset(_ scope: Scope) { changeState { $0.instances.reset(scope) } }
 
   /// Drops the instances that `.singleton`, `.weak` and custom-scope registrations keep, and
   /// keeps the registrations: the next resolution builds a new instance.
@@ -43,7 +32,5 @@ extension InitializerRegistry {
   ///
   /// Inside ``withOverrides(_:operation:)``, it resets the innermost layer's instances instead.
   /// Values already resolved into `@Lazy` properties stay where they are.
-  public func resetSingletons() {
-    drop(nil)
-  }
+  public func resetSingletons() { changeState { $0.instances.reset(nil) } }
 }

@@ -68,9 +68,7 @@ public final class InitializerRegistry: Sendable {
   /// let manager = try registry.resolve(RequestManager.self, for: UsersViewController())
   /// manager.request("/users")
   /// ```
-  public convenience init() {
-    self.init(installsAutomaticModules: false)
-  }
+  public convenience init() { self.init(installsAutomaticModules: false) }
 
   private init(installsAutomaticModules: Bool) {
     state = Protected(State(modules: installsAutomaticModules ? .pending : .installed))
@@ -115,11 +113,8 @@ public final class InitializerRegistry: Sendable {
   ///   - line: The registration site, shown in diagnostics.
   ///   - initializer: Builds the value; receives the object whose property is being resolved.
   public func register<Property, Container: AnyObject>(
-    _ propertyType: Property.Type,
-    in containerType: Container.Type,
-    scope: Scope = .unique,
-    fileID: StaticString = #fileID,
-    line: UInt = #line,
+    _ propertyType: Property.Type, in containerType: Container.Type, scope: Scope = .unique,
+    fileID: StaticString = #fileID, line: UInt = #line,
     _ initializer: @escaping @Sendable (Container) throws -> Property
   ) {
     add(
@@ -147,11 +142,8 @@ public final class InitializerRegistry: Sendable {
   ///   - line: The registration site, shown in diagnostics.
   ///   - initializer: Builds the value; receives the object whose property is being resolved.
   public func register<Property>(
-    _ propertyType: Property.Type,
-    scope: Scope = .unique,
-    fileID: StaticString = #fileID,
-    line: UInt = #line,
-    _ initializer: @escaping @Sendable (AnyObject) throws -> Property
+    _ propertyType: Property.Type, scope: Scope = .unique, fileID: StaticString = #fileID,
+    line: UInt = #line, _ initializer: @escaping @Sendable (AnyObject) throws -> Property
   ) {
     add(
       propertyType, container: nil, scope: scope, fileID: fileID, line: line, isMainActor: false,
@@ -165,9 +157,7 @@ public final class InitializerRegistry: Sendable {
   /// is in force, this removes the layer's registration, not the registry's below it.
   public func unregister<Property, Container: AnyObject>(
     _ propertyType: Property.Type, in containerType: Container.Type
-  ) {
-    change { $0.remove(property: propertyType, key: RuleTable.Key(containerType)) }
-  }
+  ) { change { $0.remove(property: propertyType, key: RuleTable.Key(containerType)) } }
 
   /// Removes the root default of `propertyType`.
   public func unregister<Property>(_ propertyType: Property.Type) {
@@ -176,37 +166,32 @@ public final class InitializerRegistry: Sendable {
 
   /// Removes every registration, rules for one property included, and with them the singletons
   /// they keep.
-  public func removeAll() {
-    change { $0.removeAll() }
-  }
+  public func removeAll() { change { $0.removeAll() } }
 
   /// Applies `body` to the rules of every registry in `changeTargets`, and drops what the
   /// registrations it removes kept; all of it is released after unlocking (a singleton's deinit
   /// may resolve).
   internal func change(_ body: (inout RuleTable) -> [AnyRegistration]) {
-    for target in changeTargets {
-      let removed = target.withStateChange { state in
-        let registrations = body(&state.rules)
-        return (registrations, registrations.map { state.instances.drop($0) })
-      }
-      withExtendedLifetime(removed) {}
+    changeState { state in
+      let registrations = body(&state.rules)
+      return (registrations, registrations.map { state.instances.drop($0) })
     }
   }
 
-  /// Where registering on this registry adds: inside an override layer's `configure`, that
-  /// layer's own rules; while override layers over it are in force, the innermost one's
-  /// in-force rules (below every layer's own); else the registry itself.
+  /// Applies `body` to the state of every registry in `changeTargets` (with `withStateChange`);
+  /// what it returns, which it took out of the state, is released after unlocking.
+  internal func changeState(_ body: (inout State) -> Any) {
+    for target in changeTargets { withExtendedLifetime(target.withStateChange(body)) {} }
+  }
+
+  /// Where registering on this registry adds, the last of `changeTargets`: inside an override
+  /// layer's `configure`, that layer's own rules; while override layers over it are in force,
+  /// the innermost one's in-force rules (below every layer's own); else the registry itself.
   ///
   /// So a test that registers on ``shared`` changes only its own layer, which dies with it,
   /// never the registry that parallel tests share; and a mock is never replaced by production
   /// set-up that the test calls. The tracer and the duplicate handler are the registry's own.
-  internal var registrationTarget: InitializerRegistry {
-    guard _lazyinject_overrides_used() != 0 else { return self }
-    if let configuring = OverrideScope.configuring, configuring.root == ObjectIdentifier(self) {
-      return configuring
-    }
-    return OverrideScope.innermostLayer(over: self)?.inForce ?? self
-  }
+  internal var registrationTarget: InitializerRegistry { changeTargets.last! }
 
   /// Where unregistering and resetting on this registry apply: inside `configure`, the layer
   /// being configured; while override layers over it are in force, the innermost one (its own
@@ -235,10 +220,9 @@ public final class InitializerRegistry: Sendable {
     let registration = Registration(
       source: RuleSource(
         propertyType: propertyType, containerType: property?.rootClass ?? container, scope: scope,
-        fileID: fileID, line: line,
-        layer: RuleSource.Layer(depth: target.overrideDepth, isInForce: target.isInForce),
-        isMainActor: isMainActor, moduleName: module?.name, property: property,
-        forwardTarget: forwardTarget),
+        fileID: fileID, line: line, isMainActor: isMainActor, moduleName: module?.name,
+        property: property, forwardTarget: forwardTarget,
+        layer: RuleSource.Layer(depth: target.overrideDepth, isInForce: target.isInForce)),
       make: make)
     let (replaced, handler, dropped) = target.withStateChange { state in
       let replaced = state.rules.insert(registration)

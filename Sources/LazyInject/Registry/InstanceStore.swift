@@ -18,18 +18,20 @@ internal enum ScopePolicy: Equatable {
 
 /// The instances one registry keeps: those of its registrations, and for an override layer,
 /// those of registrations of registries below it whose build used its rules (it "adopts" them:
-/// only resolutions under the layer see them, and they die with it). Part of its `State`.
+/// only resolutions under the layer see them, and they die with it).
+///
+/// Part of its `State`.
 internal struct InstanceStore {
+  typealias Scope = InitializerRegistry.Scope
+  /// A build under way: its thread, and its scope with that scope's generation when it started.
+  private typealias Build = (thread: UnsafeRawPointer, scope: Scope, generation: Int)
+
   /// What is kept for a registration, by its identity.
   private var kept: [ObjectIdentifier: Kept] = [:]
   /// The thread building each registration's instance, and the scope's generation then.
-  private var builders:
-    [ObjectIdentifier: (
-      thread: UnsafeRawPointer, scope: InitializerRegistry.Scope, generation: Int
-    )] =
-      [:]
+  private var builders: [ObjectIdentifier: Build] = [:]
   /// How many times each scope was reset: a build that started before a reset keeps nothing.
-  private var generations: [InitializerRegistry.Scope: Int] = [:]
+  private var generations: [Scope: Int] = [:]
 
   private struct Kept {
     /// Keeps the registration, so that its identifier is not reused while the entry lives.
@@ -57,8 +59,7 @@ internal struct InstanceStore {
   mutating func keep(_ value: Any, of registration: AnyRegistration) -> Bool {
     var entry = Kept(registration: registration)
     switch registration.policy {
-    case .none:
-      return true
+    case .none: return true
     case .strong:
       entry.value = value
       entry.object = type(of: value) is AnyObject.Type ? value as AnyObject : nil
@@ -72,15 +73,17 @@ internal struct InstanceStore {
   }
 
   /// Forgets what is kept for `registration`; returns it, for release after unlocking (its deinit
-  /// may resolve). The express table may name the object: the caller empties it before unlocking
-  /// (see `withStateChange`).
+  /// may resolve).
+  ///
+  /// The express table may name the object: the caller empties it before unlocking (see
+  /// `withStateChange`).
   mutating func drop(_ registration: AnyRegistration) -> Any? {
     kept.removeValue(forKey: ObjectIdentifier(registration)).map { $0 as Any }
   }
 
   /// Forgets every instance kept of `scope` (of every scope if nil), and counts a reset of it, so
   /// that builds under way keep nothing; returns what it forgot, for release after unlocking.
-  mutating func reset(_ scope: InitializerRegistry.Scope?) -> [Any] {
+  mutating func reset(_ scope: Scope?) -> [Any] {
     let dropped = kept.filter { scope == nil || $0.value.registration.scope == scope }
     var scopes = Set(dropped.values.map(\.registration.scope) + builders.values.map(\.scope))
     if let scope { scopes = [scope] }
@@ -90,9 +93,7 @@ internal struct InstanceStore {
   }
 
   /// How many times `scope` was reset.
-  func generation(of scope: InitializerRegistry.Scope) -> Int {
-    generations[scope, default: 0]
-  }
+  func generation(of scope: Scope) -> Int { generations[scope, default: 0] }
 
   /// The thread building `registration`'s instance, if any.
   func builder(of registration: AnyRegistration) -> UnsafeRawPointer? {

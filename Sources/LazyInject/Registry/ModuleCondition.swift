@@ -35,8 +35,7 @@ public struct ModuleCondition: Sendable, CustomStringConvertible {
   /// registry.install(NetworkInitializers(), MockNetworkInitializers().when(demoMode))
   /// ```
   public init(_ description: String, _ isMet: @escaping @Sendable () -> Bool) {
-    self.description = description
-    check = isMet
+    (self.description, check) = (description, isMet)
   }
 
   /// Whether the condition holds now.

@@ -19,12 +19,11 @@ internal final class PropertyTarget: @unchecked Sendable {
   /// Applies the key path to an object of the root class: the object the projection belongs to
   /// and the slot's address.
   private let project: (AnyObject) -> (container: AnyObject, slot: UnsafeRawPointer)
-  /// The slot's offset in objects of each class a first read or `validate` applied the key path
-  /// to.
   /// The slot's offset in objects of each class a first read or `validate` applied a key path
   /// to, by key path: every rule for one key path (of any registry or layer) knows its property
-  /// once one found it. Kept per class, since a subclass may override a computed property on the
-  /// way.
+  /// once one found it.
+  ///
+  /// Kept per class, since a subclass may override a computed property on the way.
   private static let offsets = Protected<[AnyKeyPath: [ObjectIdentifier: Int]]>([:])
 
   init(

@@ -1,5 +1,6 @@
-/// One registered rule: what it says (`source`) and how it builds. Immutable: the instance its
-/// scope keeps lives in its registry's state (`InstanceStore`).
+/// One registered rule: what it says (`source`) and how it builds.
+///
+/// Immutable: the instance its scope keeps lives in its registry's state (`InstanceStore`).
 ///
 /// `@unchecked Sendable`: every stored property is a `let` of a `Sendable` type; the class is not
 /// final only so that `Registration<Property>` can add its typed initializer.
@@ -11,10 +12,7 @@
   /// What the scope keeps, read without copying the scope (a custom scope's name).
   let policy: ScopePolicy
 
-  init(source: RuleSource) {
-    self.source = source
-    policy = ScopePolicy(source.scope)
-  }
+  init(source: RuleSource) { (self.source, policy) = (source, ScopePolicy(source.scope)) }
 
   package var propertyType: Any.Type { source.propertyType }
   package var containerType: AnyClass? { source.containerType }
@@ -33,8 +31,7 @@
 ///
 /// Its only field has the same size whatever `Property` is, so code that is generic over
 /// `Property` reads it without looking up the class's generic metadata.
-@usableFromInline
-internal final class Registration<Property>: AnyRegistration, @unchecked Sendable {
+@usableFromInline final class Registration<Property>: AnyRegistration, @unchecked Sendable {
   /// Builds the value for a sender; called with no lock of LazyInject held.
   @usableFromInline let make: @Sendable (AnyObject) throws -> Property
 
@@ -43,9 +40,7 @@ internal final class Registration<Property>: AnyRegistration, @unchecked Sendabl
     super.init(source: source)
   }
 
-  override func makeAny(_ sender: AnyObject) throws -> Any {
-    try make(sender)
-  }
+  override func makeAny(_ sender: AnyObject) throws -> Any { try make(sender) }
 }
 
 /// The description of a registration: what diagnostics and `$property.rule` print.
@@ -75,15 +70,13 @@ internal final class Registration<Property>: AnyRegistration, @unchecked Sendabl
 
     /// `"override layer 2"`, or `"override layer 2 (in force)"` for a rule registered while the
     /// layer was in force.
-    package var name: String {
-      "override layer \(depth)" + (isInForce ? " (in force)" : "")
-    }
+    package var name: String { "override layer \(depth)" + (isInForce ? " (in force)" : "") }
   }
 
   init(
     propertyType: Any.Type, containerType: AnyClass?, scope: InitializerRegistry.Scope,
-    fileID: StaticString, line: UInt, layer: Layer, isMainActor: Bool, moduleName: String?,
-    property: PropertyTarget?, forwardTarget: Any.Type?
+    fileID: StaticString, line: UInt, isMainActor: Bool, moduleName: String?,
+    property: PropertyTarget?, forwardTarget: Any.Type?, layer: Layer
   ) {
     (self.property, self.forwardTarget, self.propertyType) = (property, forwardTarget, propertyType)
     (self.containerType, self.scope, self.fileID, self.line) = (containerType, scope, fileID, line)

@@ -60,15 +60,14 @@ extension InitializerRegistry {
 
   /// Waits until the automatic modules are installed (or this thread is installing them), or
   /// until this thread claims their installation; returns whether it must install them now (with
-  /// the lock released). Stops the program if the main actor does not install them in time.
+  /// the lock released).
   ///
-  /// Call with the lock held.
+  /// Stops the program if the main actor does not install them in time. Call with the lock held.
   private func claimInstallation() -> Bool {
     let thread = _lazyinject_thread_identity()
     while true {
       switch state.value.modules {
-      case .installed:
-        return false
+      case .installed: return false
       case .installing(let installer):
         guard installer != thread else { return false }  // A module registering.
         state.lock.wait()
@@ -97,9 +96,8 @@ extension InitializerRegistry {
   /// calling thread then waits in `withState` like the others.
   private func installAutomaticModules() {
     guard isOnMainActor() else {
-      DispatchQueue.main.async {
-        InitializerRegistry.shared.withState { _ in }  // The main actor claims and installs.
-      }
+      // The main actor claims and installs.
+      DispatchQueue.main.async { InitializerRegistry.shared.withState { _ in } }
       return
     }
     if let installation = (InitializerRegistry.self as Any) as? any AutomaticModuleInstallation.Type
@@ -117,12 +115,9 @@ extension InitializerRegistry {
     }
   }
 
-  @MainActor
-  private static func automaticModules(of installation: any AutomaticModuleInstallation.Type)
-    -> [any InitializerModule]
-  {
-    installation.automaticModules
-  }
+  @MainActor private static func automaticModules(
+    of installation: any AutomaticModuleInstallation.Type
+  ) -> [any InitializerModule] { installation.automaticModules }
 
   /// The message that stops a thread which waited `waited` seconds for the main actor to install
   /// the automatic modules: if the main thread waits for this one, neither would ever go on.

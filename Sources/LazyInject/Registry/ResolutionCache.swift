@@ -67,15 +67,11 @@ internal struct ResolutionCache {
     count += 1
   }
 
-  mutating func removeAll() {
-    (keys, entries, expressParts, count) = ([], [], [], 0)
-  }
+  mutating func removeAll() { (keys, entries, expressParts, count) = ([], [], [], 0) }
 
   private static func index(
     _ property: ObjectIdentifier, _ container: ObjectIdentifier, _ size: Int
-  )
-    -> Int
-  {
+  ) -> Int {
     let hash = _lazyinject_pair_hash(address(of: property), address(of: container))
     return Int(truncatingIfNeeded: hash) & (size - 1)
   }

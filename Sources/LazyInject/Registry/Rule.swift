@@ -75,8 +75,7 @@ extension InitializerRegistry {
     /// `"any Tracking root default, forwarded to SharedAnalytics (Analytics.swift:9)"`.
     public var description: String {
       guard scope != nil else { return "\(propertyTypeName).init() (DefaultInitializable)" }
-      let inForce = isRegisteredInForce ? " (in force)" : ""
-      let layer = overrideDepth == 0 ? "" : ", override layer \(overrideDepth)\(inForce)"
+      let layer = overrideDepth == 0 ? "" : ", \(layerName)"
       return "\(propertyTypeName) \(subject), \(what)\(layer)\(details)"
     }
 

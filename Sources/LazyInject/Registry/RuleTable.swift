@@ -10,15 +10,8 @@ internal struct RuleTable {
   /// Each pair's entry, emptied on every change so that no resolution sees a stale rule.
   private var cache = ResolutionCache()
 
-  /// The pins by (property type, container class): never emptied.
-  private var pins: [Pair: RulePin] = [:]
-
-  private struct Pair: Hashable {
-    let property, container: ObjectIdentifier
-    init(_ property: Any.Type, _ container: AnyClass) {
-      (self.property, self.container) = (ObjectIdentifier(property), ObjectIdentifier(container))
-    }
-  }
+  /// The pins by property type, then container class: never emptied.
+  private var pins: [ObjectIdentifier: [ObjectIdentifier: RulePin]] = [:]
 
   /// What this table holds for a (property type, container class) pair, and what the pair's
   /// types are: all a decision asks of one registry.
@@ -75,8 +68,7 @@ internal struct RuleTable {
   mutating func entry(for property: Any.Type, in containerClass: AnyClass) -> Entry {
     let key = (ObjectIdentifier(property), ObjectIdentifier(containerClass))
     if let cached = cache.entry(property: key.0, container: key.1) { return cached }
-    let ancestry = Self.ancestry(of: containerClass)
-    let own = rules[key.0] ?? [:]
+    let (ancestry, own) = (Self.ancestry(of: containerClass), rules[key.0] ?? [:])
     let propertyRules = own.values.compactMap { rule in
       rule.source.property.flatMap { target in
         ancestry.firstIndex { $0 == target.rootClass }.map { (rule, $0) }
@@ -96,9 +88,9 @@ internal struct RuleTable {
       entry.typeRule.map { RulePin.registration($0.source) }
       ?? (entry.defaultInitializable == nil ? nil : .defaultInitializer)
     if let pin {
-      let pair = Pair(property, containerClass)
-      entry.isPinned = pins[pair].map { $0.isSame(as: pin) } ?? true
-      pins[pair] = pins[pair] ?? pin
+      let known = pins[key.0]?[key.1]
+      entry.isPinned = known.map { $0.isSame(as: pin) } ?? true
+      pins[key.0, default: [:]][key.1] = known ?? pin
     }
     cache.insert(entry, property: key.0, container: key.1)
     return entry
@@ -115,7 +107,7 @@ internal struct RuleTable {
 
   /// The pin of `property` in `containerClass`, if a resolution set one.
   func pin(of property: Any.Type, in containerClass: AnyClass) -> RulePin? {
-    pins[Pair(property, containerClass)]
+    pins[ObjectIdentifier(property)]?[ObjectIdentifier(containerClass)]
   }
 
   /// The registrations for `property`, property rules included, in no particular order.
@@ -146,13 +138,12 @@ internal enum RulePin {
   case registration(RuleSource)
   case defaultInitializer
 
-  /// Whether the pin is `other`: the same registration, or both `init()`.
-  func isSame(as other: RulePin) -> Bool {
-    switch (self, other) {
-    case (.registration(let own), .registration(let other)): own === other
-    case (.defaultInitializer, .defaultInitializer): true
-    default: false
-    }
+  /// Whether the pin is `other`: the same registration, or both `init()` (no registration).
+  func isSame(as other: RulePin) -> Bool { source === other.source }
+
+  /// The registration's description; nil for `init()`.
+  private var source: RuleSource? {
+    if case .registration(let source) = self { source } else { nil }
   }
 
   func rule(of property: Any.Type) -> InitializerRegistry.Rule {

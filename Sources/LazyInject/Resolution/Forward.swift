@@ -28,13 +28,9 @@ extension InitializerRegistry {
   ///   - fileID: The registration site, shown in diagnostics.
   ///   - line: The registration site, shown in diagnostics.
   public func forward<Forwarded, Target>(
-    _ forwardedType: Forwarded.Type,
-    to targetType: Target.Type,
-    fileID: StaticString = #fileID,
+    _ forwardedType: Forwarded.Type, to targetType: Target.Type, fileID: StaticString = #fileID,
     line: UInt = #line
-  ) {
-    addForward(forwardedType, container: nil, to: targetType, fileID: fileID, line: line)
-  }
+  ) { addForward(forwardedType, container: nil, to: targetType, fileID: fileID, line: line) }
 
   /// Resolves `forwardedType` in containers of class `containerType` and its subclasses by
   /// resolving `targetType` for the same sender.
@@ -52,11 +48,8 @@ extension InitializerRegistry {
   ///   - fileID: The registration site, shown in diagnostics.
   ///   - line: The registration site, shown in diagnostics.
   public func forward<Forwarded, Container: AnyObject, Target>(
-    _ forwardedType: Forwarded.Type,
-    in containerType: Container.Type,
-    to targetType: Target.Type,
-    fileID: StaticString = #fileID,
-    line: UInt = #line
+    _ forwardedType: Forwarded.Type, in containerType: Container.Type, to targetType: Target.Type,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) {
     addForward(forwardedType, container: containerType, to: targetType, fileID: fileID, line: line)
   }
@@ -115,17 +108,14 @@ private func neverConforms(_ target: Any.Type, to forwarded: Any.Type) -> Bool {
     return !isValue(target, of: unsafeBitCast(metatype, to: Any.Type.self))
   case LAZYINJECT_CATEGORY_CLASS:
     // Neither is the other or a subclass of it.
+    let isSubclass = { (subclass: Any.Type, base: Any.Type) in
+      RuleTable.ancestry(of: unsafeBitCast(subclass, to: AnyClass.self)).contains { $0 == base }
+    }
     return targetCategory == LAZYINJECT_CATEGORY_CLASS
-      && !RuleTable.ancestry(of: unsafeBitCast(target, to: AnyClass.self)).contains {
-        $0 == forwarded
-      }
-      && !RuleTable.ancestry(of: unsafeBitCast(forwarded, to: AnyClass.self)).contains {
-        $0 == target
-      }
+      && !isSubclass(target, forwarded) && !isSubclass(forwarded, target)
   case LAZYINJECT_CATEGORY_VALUE:
     // A class may bridge to a struct (NSString to String), an optional unwrap to its value.
     return targetCategory == LAZYINJECT_CATEGORY_VALUE && target != forwarded
-  default:
-    return false
+  default: return false
   }
 }

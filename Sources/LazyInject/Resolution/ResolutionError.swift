@@ -60,8 +60,9 @@ public struct ResolutionError: Error, CustomStringConvertible {
 
 extension ResolutionError {
   /// The error for a property no layer and no `init()` can build: the classes searched, and the
-  /// registrations for the property's type of every registry searched. Out of line: its
-  /// temporaries would otherwise take stack in every level of a deep chain.
+  /// registrations for the property's type of every registry searched.
+  ///
+  /// Out of line: its temporaries would otherwise take stack in every level of a deep chain.
   ///
   /// Only the registrations are copied under each lock; their rules are built and sorted after
   /// unlocking, so that a miss never holds up other threads' resolutions.
@@ -71,9 +72,8 @@ extension ResolutionError {
   ) -> ResolutionError {
     let (name, container) = (typeName(property), typeName(containerClass))
     let propertyPath = frame.slot == nil ? nil : frame.propertyPath
-    let (searched, layers) = (
-      RuleTable.ancestry(of: containerClass), InitializerRegistry.layerCount(of: registries)
-    )
+    let searched = RuleTable.ancestry(of: containerClass)
+    let layers = InitializerRegistry.layerCount(of: registries)
     let registered = registries.flatMap { registry in
       registry.withState { $0.rules.registrations(for: property) }
     }.map(\.rule).sorted {  // Innermost layer first, then by name.
@@ -175,12 +175,9 @@ extension ResolutionError {
 
   static func initializerFailed(
     _ error: any Error, rule: InitializerRegistry.Rule, chain: [ResolutionFrame]
-  )
-    -> ResolutionError
-  {
+  ) -> ResolutionError {
     let lines = ["LazyInject's initializer \(rule) threw: \(error)"] + neededBy(chain)
-    return ResolutionError(
-      .initializerFailed, lines.joined(separator: "\n"), underlyingError: error)
+    return Self(.initializerFailed, lines.joined(separator: "\n"), underlyingError: error)
   }
 
   static func invalidPropertyKeyPath(

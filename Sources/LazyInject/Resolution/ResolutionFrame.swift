@@ -34,9 +34,7 @@ import _LazyInjectShims
 
   /// `"ResourceLoader in UsersViewController.resourceLoader"`; without the property's name for
   /// an explicit `resolve`.
-  var summary: String {
-    "\(typeName(property)) in \(propertyPath)"
-  }
+  var summary: String { "\(typeName(property)) in \(propertyPath)" }
 
   /// `"UsersViewController.resourceLoader"`, or the container's class alone when the property is
   /// unknown.
@@ -70,10 +68,9 @@ import _LazyInjectShims
   ///
   /// - Throws: A cycle error, starting nothing, if this thread is already resolving the same
   ///   thing, is `maximumDepth` resolutions deep, or has nearly used up its stack.
-  @usableFromInline
-  static func push(property: Any.Type, for container: AnyObject, slot: UnsafeRawPointer?) throws
-    -> UnsafeMutablePointer<ResolutionFrame>
-  {
+  @usableFromInline static func push(
+    property: Any.Type, for container: AnyObject, slot: UnsafeRawPointer?
+  ) throws -> UnsafeMutablePointer<ResolutionFrame> {
     assert(_isPOD(ResolutionFrame.self), "a frame field that is not trivial would leak")
     let parent = current
     // Outside any other resolution, only a stack nearly used up can stop this one.
@@ -108,13 +105,7 @@ import _LazyInjectShims
 
   /// The resolutions under way on this thread, outermost first.
   static var chain: [ResolutionFrame] {
-    var frames: [ResolutionFrame] = []
-    var next = current
-    while let pointer = next {
-      frames.append(pointer.pointee)
-      next = pointer.pointee.parent
-    }
-    return frames.reversed()
+    current.map { sequence(first: $0, next: \.pointee.parent).map(\.pointee).reversed() } ?? []
   }
 
   /// The error to report if resolving `property` for `container` (through `slot`) now would
@@ -123,15 +114,11 @@ import _LazyInjectShims
     resolving property: Any.Type, for container: AnyObject, slot: UnsafeRawPointer?
   ) -> ResolutionError? {
     let address = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-    var next = current
+    var (next, closesCycle) = (current, false)
     let isTooDeep =
       (next?.pointee.depth ?? -1) + 1 >= maximumDepth || _lazyinject_stack_is_low() != 0
-    var closesCycle = false
-    while !isTooDeep, let pointer = next {
-      if pointer.pointee.resolvesSame(property: property, container: address, slot: slot) {
-        closesCycle = true
-        break
-      }
+    while !isTooDeep, !closesCycle, let pointer = next {
+      closesCycle = pointer.pointee.resolvesSame(property: property, container: address, slot: slot)
       next = pointer.pointee.parent
     }
     guard closesCycle || isTooDeep else { return nil }
@@ -183,8 +170,10 @@ import _LazyInjectShims
 
   /// The taint of the values `object` keeps in its `@Lazy` properties, which an initializer that
   /// read them may have built with, as seen from `stack`: a value built with a layer that is not
-  /// in it forbids keeping. Read at the end of a shared instance's build for the object, in a
-  /// process that made override layers.
+  /// in it forbids keeping.
+  ///
+  /// Read at the end of a shared instance's build for the object, in a process that made
+  /// override layers.
   static func of(_ object: AnyObject, within stack: OverrideStack?) -> LayerTaint {
     var taint = LayerTaint()
     let address = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())

@@ -10,8 +10,7 @@ extension InitializerRegistry {
   /// them. `slot` is a `@Lazy` or `@WeakLazy` property's, for a first read; nil for an explicit
   /// resolution. The general path asks `registry`, ``shared`` if nil: a first read touches the
   /// registry only if its plan says so.
-  @inlinable @inline(__always)
-  internal static func resolve<Property>(
+  @inlinable @inline(__always) internal static func resolve<Property>(
     _ propertyType: Property.Type, for container: AnyObject, slot: UnsafeRawPointer?,
     plan: ExpressPlan, generally registry: InitializerRegistry?, outcome: inout Outcome
   ) throws -> Property {
@@ -38,16 +37,14 @@ extension InitializerRegistry {
 
   /// Builds `registration`'s value for `container` with its initializer, with no lock of
   /// LazyInject held; an error of the initializer other than a nested resolution's is wrapped
-  /// with the rule and the chain. Every build comes here.
+  /// with the rule and the chain.
+  ///
+  /// Every build comes here.
   @inlinable internal static func build<Property>(
     _ registration: Registration<Property>, for container: AnyObject
   ) throws -> Property {
     SlotLock.assertNoLockHeld()
-    do {
-      return try registration.make(container)
-    } catch {
-      throw failure(error, of: registration)
-    }
+    do { return try registration.make(container) } catch { throw failure(error, of: registration) }
   }
 
   /// The general path of the pipeline: the decision (every layer's rules, `init()`, optionals),
@@ -85,7 +82,9 @@ extension InitializerRegistry {
   }
 
   /// What serves a resolution on the general path: the decision's answer, narrowed to what the
-  /// build needs. Out of line, so that a deep chain of resolutions keeps only this on its stack.
+  /// build needs.
+  ///
+  /// Out of line, so that a deep chain of resolutions keeps only this on its stack.
   private struct Served {
     var registration: AnyRegistration?
     var owner: InitializerRegistry
@@ -104,11 +103,9 @@ extension InitializerRegistry {
     _ property: Any.Type, for container: AnyObject, frame: UnsafeMutablePointer<ResolutionFrame>,
     stack: OverrideStack?
   ) throws -> Served {
-    let (containerClass, slot): (AnyClass, UnsafeRawPointer?) = (
-      type(of: container), frame.pointee.slot
-    )
+    let containerClass: AnyClass = type(of: container)
     let registries = (stack?.searchOrder(over: self) ?? []) + [self]
-    let identity = slot.map {
+    let identity = frame.pointee.slot.map {
       PropertyIdentity.object(container, offset: $0 - frame.pointee.container)
     }
     let decision = decide(
@@ -126,15 +123,12 @@ extension InitializerRegistry {
       }
       served.registration = registration
       if served.owner !== self { frame.pointee.use(served.owner) }
-    case .defaultInitializer(let initializable):
-      served.defaultInitializable = initializable
-    case .absentOptional:
-      break
+    case .defaultInitializer(let initializable): served.defaultInitializable = initializable
+    case .absentOptional: break
     case .missing, .undecided:
       throw ResolutionError.missingInitializer(
         property, in: containerClass, frame: frame.pointee, registries: registries)
-    case .invalidKeyPath(let error):
-      throw error
+    case .invalidKeyPath(let error): throw error
     }
     return served
   }
@@ -144,9 +138,7 @@ extension InitializerRegistry {
   ///
   /// Out of line: its temporaries would otherwise take stack in every level of a deep chain.
   @usableFromInline @inline(never)
-  internal static func failure(_ error: any Error, of registration: AnyRegistration)
-    -> any Error
-  {
+  static func failure(_ error: any Error, of registration: AnyRegistration) -> any Error {
     if error is ResolutionError { return error }
     return ResolutionError.initializerFailed(
       error, rule: registration.rule, chain: ResolutionFrame.chain)

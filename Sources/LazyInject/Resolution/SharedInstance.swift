@@ -27,9 +27,7 @@ extension InitializerRegistry {
   ) throws -> Property {
     guard registration.propertyType == property else {
       return try sharedInstance(of: registration, for: container, frame: frame, stack: stack) {
-        do {
-          return try registration.makeAny(container)
-        } catch {
+        do { return try registration.makeAny(container) } catch {
           throw Self.failure(error, of: registration)
         }
       } as! Property
@@ -51,8 +49,7 @@ extension InitializerRegistry {
   /// `WaitGraph`).
   private func sharedInstance<Value>(
     of registration: AnyRegistration, for container: AnyObject,
-    frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?,
-    build: () throws -> Value
+    frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?, build: () throws -> Value
   ) throws -> Value {
     guard registration.policy != .none else { return try build() }
     // The registries of the layers above this one, over the same registry, outermost first: a

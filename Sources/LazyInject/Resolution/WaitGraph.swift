@@ -32,16 +32,17 @@ internal enum WaitGraph {
   ///
   /// Call ``didWait()`` when the wait ends, unless this returned an error.
   static func willWait(for resource: Resource) -> ResolutionError? {
-    let thread = _lazyinject_thread_identity()
-    let chain = ResolutionFrame.chain
+    let (thread, chain) = (_lazyinject_thread_identity(), ResolutionFrame.chain)
     let hops: [Waiter]? = waiters.withLock { waiters in
       var hops: [Waiter] = []
       var wanted = resource
       while hops.count < waiters.count,
-        let holder = waiters.first(where: { $0.thread != thread && $0.chain.holds(wanted) })
+        let holder = waiters.first(where: { waiter in
+          waiter.thread != thread && waiter.chain.contains { $0.holds(wanted) }
+        })
       {
         hops.append(holder)
-        if chain.holds(holder.resource) { return hops }
+        if chain.contains(where: { $0.holds(holder.resource) }) { return hops }
         wanted = holder.resource
       }
       waiters.append(Waiter(thread: thread, resource: resource, chain: chain))
@@ -49,8 +50,7 @@ internal enum WaitGraph {
     }
     guard let hops else { return nil }
     // The message is built after unlocking: other threads may be recording their waits.
-    var steps = chain.map(\.summary)
-    var wanted = resource
+    var (steps, wanted) = (chain.map(\.summary), resource)
     for hop in hops {
       let start = hop.chain.firstIndex { $0.holds(wanted) } ?? 0
       steps += hop.chain[start...].map { "\($0.summary) (being built on another thread)" }
@@ -78,11 +78,5 @@ extension ResolutionFrame {
     case .slot(let address): slot == address
     case .registration(let identifier): building == identifier
     }
-  }
-}
-
-extension Array where Element == ResolutionFrame {
-  fileprivate func holds(_ resource: WaitGraph.Resource) -> Bool {
-    contains { $0.holds(resource) }
   }
 }

@@ -66,7 +66,9 @@ final class Lock: Sendable {
   }
 
   /// Releases the mutex until another thread calls `broadcast()`, or until `seconds` have
-  /// passed; returns whether it was woken before then. Call only inside `withLock`.
+  /// passed; returns whether it was woken before then.
+  ///
+  /// Call only inside `withLock`.
   @discardableResult func wait(seconds: Int? = nil) -> Bool {
     var deadline = timespec()
     clock_gettime(CLOCK_REALTIME, &deadline)
@@ -80,7 +82,9 @@ final class Lock: Sendable {
     }
   }
 
-  /// Wakes every thread in `wait()`. Call only inside `withLock`.
+  /// Wakes every thread in `wait()`.
+  ///
+  /// Call only inside `withLock`.
   func broadcast() {
     storage.withUnsafeMutablePointerToHeader { Self.check(pthread_cond_broadcast($0)) }
   }
@@ -100,9 +104,7 @@ final class Protected<Value>: @unchecked Sendable {
   // The lock makes Swift's dynamic exclusivity checks redundant.
   @exclusivity(unchecked) private var stored: Value
 
-  init(_ value: Value) {
-    stored = value
-  }
+  init(_ value: Value) { stored = value }
 
   /// The value; read and write it only with `lock` held.
   var value: Value {

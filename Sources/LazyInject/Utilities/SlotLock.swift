@@ -8,8 +8,7 @@ import _LazyInjectShims
 /// check these rules; release builds take the lock and nothing else.
 @usableFromInline internal enum SlotLock {
   /// Takes the slot lock of `object`.
-  @inlinable @inline(__always)
-  internal static func lock(_ object: UnsafeRawPointer) {
+  @inlinable @inline(__always) internal static func lock(_ object: UnsafeRawPointer) {
     #if DEBUG
       assert(_lazyinject_checked_holds_slot_lock(object) == 0, "slot lock taken twice")
     #endif
@@ -20,8 +19,7 @@ import _LazyInjectShims
   }
 
   /// Lets go of the slot lock of `object`, which this thread holds.
-  @inlinable @inline(__always)
-  internal static func unlock(_ object: UnsafeRawPointer) {
+  @inlinable @inline(__always) internal static func unlock(_ object: UnsafeRawPointer) {
     #if DEBUG
       assert(_lazyinject_checked_holds_slot_lock(object) != 0, "slot lock released unheld")
       _lazyinject_checked_note_slot_lock(object, 0)
@@ -30,8 +28,7 @@ import _LazyInjectShims
   }
 
   /// Checks, in debug builds, that this thread holds the slot lock of `object`.
-  @inlinable @inline(__always)
-  internal static func assertHeld(_ object: UnsafeRawPointer) {
+  @inlinable @inline(__always) internal static func assertHeld(_ object: UnsafeRawPointer) {
     #if DEBUG
       assert(_lazyinject_checked_holds_slot_lock(object) != 0, "slot read without its lock")
     #endif
@@ -39,8 +36,7 @@ import _LazyInjectShims
 
   /// Checks, in debug builds, that this thread holds no lock of LazyInject: user code (an
   /// initializer, a deinit, an observer) is about to run.
-  @inlinable @inline(__always)
-  internal static func assertNoLockHeld() {
+  @inlinable @inline(__always) internal static func assertNoLockHeld() {
     #if DEBUG
       assert(_lazyinject_checked_held_slot_locks() == 0, "user code called under a slot lock")
       assert(

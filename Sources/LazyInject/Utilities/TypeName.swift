@@ -4,8 +4,7 @@ import _LazyInjectShims
 /// without the `(unknown context at $…)` that private and local types carry.
 package func typeName(_ type: Any.Type) -> String {
   let name = String(reflecting: type)
-  let marker = Array("(unknown context at $".utf8)
-  let bytes = Array(name.utf8)
+  let (marker, bytes) = (Array("(unknown context at $".utf8), Array(name.utf8))
   guard bytes.count >= marker.count else { return name }
   var result: [UInt8] = []
   result.reserveCapacity(bytes.count)
