@@ -20,9 +20,8 @@ extension InitializerRegistry {
     /// The default handler: writes the warning to standard error, once per distinct pair of
     /// registration sites (the replaced one and its replacement).
     internal static let warnOnce: @Sendable (DuplicateRegistration) -> Void = { duplicate in
-      let pair =
-        "\(duplicate.replaced.fileID ?? ""):\(duplicate.replaced.line ?? 0)"
-        + " \(duplicate.replacement.fileID ?? ""):\(duplicate.replacement.line ?? 0)"
+      let (old, new) = (duplicate.replaced, duplicate.replacement)
+      let pair = "\(old.fileID ?? ""):\(old.line ?? 0) \(new.fileID ?? ""):\(new.line ?? 0)"
       let isNew = reportedPairs.withLock { $0.insert(pair).inserted }
       if isNew { writeToStandardError("\(duplicate)\n") }
     }

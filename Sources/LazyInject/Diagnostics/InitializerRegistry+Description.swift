@@ -26,9 +26,7 @@ extension InitializerRegistry: CustomStringConvertible {
       let sorted = byProperty[property]!.map { rule in
         (rule.isPropertyRule ? 0 : 1, rule.containerTypeName ?? "", rule.subject, rule)
       }.sorted { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
-      for (_, _, subject, rule) in sorted {
-        lines.append("  \(subject): \(rule.what)\(rule.details)")
-      }
+      lines += sorted.map { _, _, subject, rule in "  \(subject): \(rule.what)\(rule.details)" }
     }
     return lines.joined(separator: "\n")
   }

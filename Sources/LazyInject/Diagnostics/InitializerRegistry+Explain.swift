@@ -38,12 +38,9 @@ extension InitializerRegistry {
       propertyType, in: containerType, for: .none, searching: registries, followingForwards: true)
     let properties = ((try? LazyField.fields(of: containerType)) ?? []).filter {
       $0.valueType == propertyType && !$0.isWeak
-    }.map {
-      (
-        $0,
-        decide(
-          propertyType, in: containerType, for: .field(offset: $0.offset), searching: registries)
-      )
+    }.map { field in
+      let identity = PropertyIdentity.field(offset: field.offset)
+      return (field, decide(propertyType, in: containerType, for: identity, searching: registries))
     }
     var lines = [
       "How LazyInject resolves \(typeName(propertyType)) for \(typeName(containerType)):"
@@ -92,8 +89,7 @@ extension InitializerRegistry {
       }
     }
     lines +=
-      results.isEmpty
-      ? ["Result: \(result)"] : results + ["Result for every other property: \(result)"]
+      results + [(results.isEmpty ? "Result: " : "Result for every other property: ") + result]
     return lines.joined(separator: "\n")
   }
 
@@ -105,12 +101,11 @@ extension InitializerRegistry {
     switch PropertyCheck.Outcome(decision, registries: registries) {
     case .rule(let found, _):
       return Self.used(found, for: property, in: container)
-    case .defaultInitializer where property is any DefaultInitializable.Type:
-      return "no registration; \(typeName(property)) is DefaultInitializable, so it is built with"
-        + " init()."
     case .defaultInitializer:
-      return "no registration for \(typeName(property)); \(typeName(wrapped)) is"
-        + " DefaultInitializable, so it is built with init()."
+      // `init()` of the property's type, or for an optional, of the type it wraps.
+      let own = property is any DefaultInitializable.Type
+      return "no registration\(own ? "" : " for \(typeName(property))");"
+        + " \(typeName(own ? property : wrapped)) is DefaultInitializable, so it is built with init()."
     case .none, .nearMiss:
       return "no rule for \(typeName(property)) or \(typeName(wrapped)): the value is nil."
         + Self.nearMissText(Self.nearMisses(for: wrapped, in: registries), for: wrapped)

@@ -57,9 +57,7 @@ extension InitializerRegistry {
   /// of each would stop the program; else `"found problems with 3 properties"`, with a
   /// breakdown such as `"1 cannot be resolved, 2 are always nil"`.
   package static func title(of problems: [PropertyCheck]) -> (String, breakdown: String?) {
-    var failing = 0
-    var alwaysNil = 0
-    var undecided = 0
+    var (failing, alwaysNil, undecided) = (0, 0, 0)
     for problem in problems {
       switch problem.outcome {
       case .nearMiss: alwaysNil += 1
@@ -81,11 +79,10 @@ extension InitializerRegistry {
   package static func unresolvable(
     _ title: String, _ problems: [PropertyCheck], searchedLayers layers: Int
   ) -> ResolutionError {
-    let lines =
-      [title] + problems.map { "  - " + $0.problem(searchedLayers: layers) } + [
-        "Fix: register an initializer for each, or make the type DefaultInitializable, unless"
-          + " its line names another fix."
-      ]
+    let fix =
+      "Fix: register an initializer for each, or make the type DefaultInitializable,"
+      + " unless its line names another fix."
+    let lines = [title] + problems.map { "  - " + $0.problem(searchedLayers: layers) } + [fix]
     return ResolutionError(.unresolvableProperties, lines.joined(separator: "\n"))
   }
 }

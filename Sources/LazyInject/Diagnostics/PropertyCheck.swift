@@ -60,23 +60,15 @@ package struct PropertyCheck {
       let layers =
         searchedLayers == 0
         ? "" : " in each of \(searchedLayers) override layer(s) and the registry"
-      let near =
-        nearMisses.isEmpty
-        ? ""
-        : "; registered for related types, which it does not use: "
-          + nearMisses.map(\.description).joined(separator: "; ")
-      let others =
-        otherProperties.isEmpty
-        ? ""
-        : "; its type's property rules here serve only "
-          + otherProperties.map(\.rule).map { $0.property(of: $0.containerTypeName ?? "?") }
-          .joined(separator: ", ")
+      let near = nearMisses.map(\.description)
+        .listed(after: "; registered for related types, which it does not use: ")
+      let others = otherProperties.map(\.rule).map { $0.property(of: $0.containerTypeName ?? "?") }
+        .listed(after: "; its type's property rules here serve only ", separator: ", ")
       return "\(path)\(declared); searched\(layers) "
         + RuleTable.ancestry(of: containerClass).map(typeName).joined(separator: ", ")
         + ", then the root default\(others)\(near)"
     case .nearMiss(let nearMisses):
-      let wrapped =
-        (field.valueType as? any _OptionalDependency.Type)?.wrappedType ?? field.valueType
+      let wrapped = wrappedType(of: field.valueType) ?? field.valueType
       return "\(path)\(declared) is always nil: no rule serves \(codeName(wrapped)), and these"
         + " registrations of related types do not apply: "
         + nearMisses.map(\.description).joined(separator: "; ")
@@ -87,8 +79,7 @@ package struct PropertyCheck {
         + rules.map(\.rule.description).joined(separator: "; ")
         + ". Validate an object with validate(_:), or register a rule for the type too"
     case .invalidKeyPath(let error):
-      return "\(path)\(declared); "
-        + (error.description.split(separator: "\n").first.map(String.init) ?? "")
+      return "\(path)\(declared); \(error.description.split(separator: "\n").first ?? "")"
     case .brokenForward(let forwards, let nearMisses, let isCycle):
       return "\(path)\(declared); "
         + Self.brokenForward(forwards, nearMisses: nearMisses, isCycle: isCycle, in: containerClass)
@@ -103,20 +94,17 @@ package struct PropertyCheck {
     _ forwards: [AnyRegistration], nearMisses: [InitializerRegistry.Rule], isCycle: Bool,
     in containerClass: AnyClass
   ) -> String {
-    let chain = forwards.enumerated().map { index, forward in
-      let which = index == 0 ? "forwarded" : "which is forwarded"
+    // "forwarded to A (site), which is forwarded to B (site)".
+    let chain = forwards.map { forward in
       let target = forward.source.forwardTarget.map(codeName) ?? "?"
-      return "\(which) to \(target) (\(forward.source.fileID):\(forward.source.line))"
-    }.joined(separator: ", ")
+      return "forwarded to \(target) (\(forward.source.fileID):\(forward.source.line))"
+    }.joined(separator: ", which is ")
     guard let target = forwards.last?.source.forwardTarget else { return chain }
     if isCycle {
       return "\(chain): a cycle of forwards, which fails the read. Fix: forward one of them to a"
         + " type that has a registration"
     }
-    let near =
-      nearMisses.isEmpty
-      ? ""
-      : "; registered for related types: " + nearMisses.map(\.description).joined(separator: "; ")
+    let near = nearMisses.map(\.description).listed(after: "; registered for related types: ")
     return "\(chain), which has no rule: searched "
       + RuleTable.ancestry(of: containerClass).map(typeName).joined(separator: ", ")
       + ", then the root default\(near). Fix: register \(codeName(target)) (or make it"
@@ -125,9 +113,10 @@ package struct PropertyCheck {
 }
 
 extension PropertyCheck.Outcome {
-  /// What `decision`, made following forwards, means for a read: the classification that
-  /// `validate`, `explain` and the graph report. `registries` are those it searched (near misses
-  /// are looked for there).
+  /// What `decision`, made following forwards, means for a read.
+  ///
+  /// The classification that `validate`, `explain` and the graph report. `registries` are those
+  /// it searched (near misses are looked for there).
   init(_ decision: InitializerRegistry.Decision, registries: [InitializerRegistry]) {
     self = Self.classify(decision, forwards: [], registries: registries)
   }
@@ -140,20 +129,20 @@ extension PropertyCheck.Outcome {
     switch decision.source {
     case .registration(let rule):
       let chain = forwards + [rule]
-      guard let forwarded = decision.forwarded else {
-        return .rule(rule, undecided: decision.undecided)
-      }
-      guard case .target(let target) = forwarded else {
-        return .brokenForward(forwards: chain, nearMisses: [], isCycle: true)
+      guard case .target(let target) = decision.forwarded else {  // No forward, or a cycle.
+        return decision.forwarded == nil
+          ? .rule(rule, undecided: decision.undecided)
+          : .brokenForward(forwards: chain, nearMisses: [], isCycle: true)
       }
       // A forward resolves its target for the same object, with no property. An optional target
       // that no rule serves gives nil, and so does the forward of an optional type; for any
       // other type, the cast of nil fails.
       let isOptional = rule.propertyType is any _OptionalDependency.Type
-      switch classify(target, forwards: chain, registries: registries) {
+      let outcome = classify(target, forwards: chain, registries: registries)
+      switch outcome {
       case .rule, .defaultInitializer:
         return .rule(forwards.first ?? rule, undecided: decision.undecided)
-      case let broken where broken.isBrokenForward: return broken
+      case .brokenForward: return outcome  // Broken further on.
       case .none where isOptional: return .none
       case .nearMiss(let near) where isOptional: return .nearMiss(near)
       default:
@@ -168,16 +157,10 @@ extension PropertyCheck.Outcome {
         nearMisses: nearMisses(decision.builtType), otherProperties: decision.otherProperties)
     case .absentOptional:
       var wrapped = decision.builtType
-      while let optional = wrapped as? any _OptionalDependency.Type {
-        wrapped = optional.wrappedType
-      }
+      while let unwrapped = wrappedType(of: wrapped) { wrapped = unwrapped }
       let near = nearMisses(wrapped)
       return near.isEmpty ? .none : .nearMiss(near)
     }
-  }
-
-  private var isBrokenForward: Bool {
-    if case .brokenForward = self { true } else { false }
   }
 }
 
@@ -194,8 +177,14 @@ extension InitializerRegistry {
     let decision = decide(
       field.valueType, in: containerClass, for: identity, searching: registries,
       followingForwards: true)
-    return PropertyCheck(
-      containerClass: containerClass, field: field,
-      outcome: PropertyCheck.Outcome(decision, registries: registries))
+    let outcome = PropertyCheck.Outcome(decision, registries: registries)
+    return PropertyCheck(containerClass: containerClass, field: field, outcome: outcome)
+  }
+}
+
+extension [String] {
+  /// `prefix`, then the strings separated by `separator`; empty if there are none.
+  fileprivate func listed(after prefix: String, separator: String = "; ") -> String {
+    isEmpty ? "" : prefix + joined(separator: separator)
   }
 }

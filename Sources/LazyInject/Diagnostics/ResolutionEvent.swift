@@ -23,8 +23,7 @@ extension InitializerRegistry {
     }
 
     internal init(origin: ValueOrigin, containerClass: AnyClass, start: UInt64) {
-      rule = origin.rule
-      containerTypeName = typeName(containerClass)
+      (rule, containerTypeName) = (origin.rule, typeName(containerClass))
       depth = ResolutionFrame.chain.count - 1
       durationNanoseconds = DispatchTime.now().uptimeNanoseconds - start
     }
@@ -44,10 +43,7 @@ extension InitializerRegistry {
   /// layer are reported by the registry that was asked.
   public var tracer: (@Sendable (ResolutionEvent) -> Void)? {
     get { withState { $0.tracer } }
-    set {
-      withStateChange {  // Express first reads are not traced: the table is emptied.
-        $0.tracer = newValue
-      }
-    }
+    // Express first reads are not traced: changing the tracer empties the express table.
+    set { withStateChange { $0.tracer = newValue } }
   }
 }

@@ -16,9 +16,8 @@ extension InitializerRegistry {
     _ propertyType: Property.Type, for container: Container
   ) throws -> Property {
     var outcome = Outcome()
-    let plan = expressPlan(
-      for: propertyType, in: container, storesObject: isSingleReference(Property.self)
-    ).servingHere
+    let storesObject = isSingleReference(Property.self)
+    let plan = expressPlan(for: propertyType, in: container, storesObject: storesObject).servingHere
     return try Self.resolve(
       propertyType, for: container, slot: nil, plan: plan, generally: self, outcome: &outcome)
   }

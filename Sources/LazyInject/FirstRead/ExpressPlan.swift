@@ -2,7 +2,7 @@ import _LazyInjectShims
 
 extension InitializerRegistry {
   /// How a resolution goes when a single look settles it: under the registry's lock
-  /// (`expressPlan(for:in:storesObject:)`), or in the `ExpressTable` without it.
+  /// (`expressPlan(for:in:storesObject:)`), or in the `ExpressTable` without it (`inTable`).
   ///
   /// Only for a registration that is its pair's pin (see `RulePin`): the value then needs no
   /// record of its rule besides the pin. The resolution pipeline consumes a plan in one place,
@@ -10,37 +10,57 @@ extension InitializerRegistry {
   @usableFromInline internal enum ExpressPlan {
     /// Return this object, kept by a `.singleton` or custom-scope registration of a class type.
     /// Retained once: the receiver owns that +1 (a slot takes it as its own).
-    case keptObject(Unmanaged<AnyObject>, ExpressFlags)
+    case keptObject(Unmanaged<AnyObject>, flags: UInt32)
     /// Build with this `.unique` registration, after unlocking. Retained once: the receiver
     /// releases it after the build.
-    case build(Unmanaged<AnyRegistration>, ExpressFlags)
+    case build(Unmanaged<AnyRegistration>, flags: UInt32)
     /// Take the general path.
     case general
+
+    /// A flag of a plan: the container class conforms to `InjectionObserving`.
+    @inlinable static var observed: UInt32 { 1 }
+    /// A flag of a plan: the rule is a main-actor one, so the plan serves only on the main actor.
+    @inlinable static var mainActor: UInt32 { 2 }
 
     /// The plan, if it serves the calling code: a main-actor rule's serves only on the main
     /// actor; elsewhere, its payload is released and the general path says why it cannot serve.
     @inlinable @inline(__always) internal var servingHere: ExpressPlan {
       switch self {
-      case .keptObject(let object, let flags) where flags.contains(.mainActor) && !isOnMainActor():
+      case .keptObject(let object, let flags)
+      where flags & Self.mainActor != 0 && !_FirstRead.onMainActor():
         object.release()
         return .general
-      case .build(let registration, let flags) where flags.contains(.mainActor) && !isOnMainActor():
+      case .build(let registration, let flags)
+      where flags & Self.mainActor != 0 && !_FirstRead.onMainActor():
         registration.release()
         return .general
       default:
         return self
       }
     }
-  }
 
-  /// What else an express plan tells.
-  @usableFromInline internal struct ExpressFlags: OptionSet, Sendable {
-    @usableFromInline let rawValue: UInt32
-    @inlinable init(rawValue: UInt32) { self.rawValue = rawValue }
-    /// The container class conforms to `InjectionObserving`.
-    @inlinable static var observed: ExpressFlags { ExpressFlags(rawValue: 1) }
-    /// The rule is a main-actor one: the plan serves only on the main actor.
-    @inlinable static var mainActor: ExpressFlags { ExpressFlags(rawValue: 2) }
+    /// The plan the `ExpressTable` holds for `property` in `containerClass`, its payload retained
+    /// once; nil where none is, or in a process that made an override layer (the table is then
+    /// never read).
+    ///
+    /// Call with a slot lock held: what the entry names is alive until it is unlocked.
+    @inlinable @inline(__always)
+    static func inTable(for property: Any.Type, in containerClass: AnyClass) -> ExpressPlan? {
+      guard _lazyinject_overrides_used() == 0,
+        let entry = _lazyinject_express_find(address(of: property), address(of: containerClass))
+      else { return nil }
+      let (flags, payload) = (entry.pointee.flags, entry.pointee.payload)
+      if Int(entry.pointee.kind) == LAZYINJECT_EXPRESS_KEPT_OBJECT {
+        return .keptObject(Unmanaged<AnyObject>.fromOpaque(payload).retain(), flags: flags)
+      }
+      return .build(Unmanaged<AnyRegistration>.fromOpaque(payload).retain(), flags: flags)
+    }
+
+    /// The address of `type`'s metadata: the key of the table's entries.
+    @inlinable static func address(of type: Any.Type) -> UnsafeRawPointer {
+      UnsafeRawPointer(bitPattern: UInt(bitPattern: Int(bitPattern: ObjectIdentifier(type))))
+        .unsafelyUnwrapped
+    }
   }
 
   /// The express plan, when the fast path is on (no override layer was ever made, no tracer is
@@ -65,14 +85,15 @@ extension InitializerRegistry {
       let express = state.rules.express(for: propertyType, in: containerClass)
       guard let found = express.registration else { return .general }
       let plan: ExpressPlan = found._withUnsafeGuaranteedRef { registration in
-        var flags: ExpressFlags = express.isObserved ? .observed : []
-        if registration.source.isMainActor { flags.insert(.mainActor) }
-        if registration.policy == .none { return .build(found, flags) }
+        let flags =
+          (express.isObserved ? ExpressPlan.observed : 0)
+          | (registration.source.isMainActor ? ExpressPlan.mainActor : 0)
+        if registration.policy == .none { return .build(found, flags: flags) }
         // Other kept instances (structs, weak ones) take the general path, which casts them.
         guard storesObject, let object = state.instances.object(of: registration) else {
           return .general
         }
-        return .keptObject(.passUnretained(object), flags)
+        return .keptObject(.passUnretained(object), flags: flags)
       }
       if self === Self.shared {  // The registry `@Lazy` reads.
         ExpressTable.insert(plan, property: propertyType, in: containerClass)

@@ -139,6 +139,13 @@ import _LazyInjectShims
     WaitGraph.didWait()
   }
 
+  /// The in-flight marker's address (`_LazyMarker`), published to the shims by its first use.
+  @usableFromInline internal static var marker: UInt { _LazyMarker.address }
+
+  /// Whether the calling code runs on the main actor: asked by inlined code only for a
+  /// main-actor rule's plan.
+  @usableFromInline internal static func onMainActor() -> Bool { isOnMainActor() }
+
   /// Wakes the threads in `wait`, if any, after a slot changed; call with the slot unlocked.
   @usableFromInline internal static func didPublish() {
     if _lazyinject_waiters() > 0 { gate.withLock { gate.broadcast() } }

@@ -92,8 +92,8 @@ import _LazyInjectShims
   internal let origin: ValueOrigin?
   internal let taint: LayerTaint
 
-  @usableFromInline internal init(_ value: Value, origin: ValueOrigin?, taint: LayerTaint) {
-    (self.value, self.origin, self.taint) = (value, origin, taint)
+  @usableFromInline internal init(_ value: Value, outcome: InitializerRegistry.Outcome) {
+    (self.value, self.origin, self.taint) = (value, outcome.origin, outcome.taint)
   }
 
   /// The value of the box whose address is `word`, read without retaining the box, which the
@@ -121,11 +121,14 @@ import _LazyInjectShims
     return true
   }()
 
-  @usableFromInline internal init(
-    _ object: AnyObject, origin: ValueOrigin?, taint: LayerTaint, capture: Capture? = nil
-  ) {
+  internal init(_ object: AnyObject, origin: ValueOrigin?, taint: LayerTaint, capture: Capture?) {
     _ = Self.isPublished
     (self.object, self.origin, self.taint, self.capture) = (object, origin, taint, capture)
+  }
+
+  /// The box of `object`, which a resolution with `outcome` built or an assignment set.
+  @usableFromInline internal convenience init(_ object: AnyObject, outcome: InitializerRegistry.Outcome) {
+    self.init(object, origin: outcome.origin, taint: outcome.taint, capture: nil)
   }
 
   /// What a property starts with where override layers may be in force: a capture of the
@@ -168,11 +171,11 @@ import _LazyInjectShims
 }
 
 /// The object that marks a slot as being resolved. Never released.
-@usableFromInline internal final class _LazyMarker: Sendable {
+internal final class _LazyMarker: Sendable {
   internal static let object = _LazyMarker()
 
   /// The marker's address, the word a slot holds while its value is being built.
-  @usableFromInline internal static let address: UInt = {
+  internal static let address: UInt = {
     let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
     _lazyinject_set_in_flight_marker(address)
     return address

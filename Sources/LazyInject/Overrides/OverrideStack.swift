@@ -62,7 +62,7 @@ internal final class OverrideStack: Sendable {
 /// What an object made while override layers may be in force keeps, in each unresolved
 /// property, for its first reads: the layers in force when it was made, and, for an object made
 /// while a shared instance was being built, that build, whose keeper then decides its layers.
-@usableFromInline internal final class Capture: Sendable {
+internal final class Capture: Sendable {
   let stack: OverrideStack?
   let build: SharedBuild?
 

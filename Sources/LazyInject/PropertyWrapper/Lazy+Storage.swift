@@ -16,9 +16,9 @@ extension Lazy {
       let object = unsafeBitCast(value, to: AnyObject.self)
       box =
         outcome.isPinned
-        ? object : _LazyObjectBox(object, origin: outcome.origin, taint: outcome.taint)
+        ? object : _LazyObjectBox(object, outcome: outcome)
     } else {
-      box = _LazyBox(value, origin: outcome.origin, taint: outcome.taint)
+      box = _LazyBox(value, outcome: outcome)
     }
     return UInt(bitPattern: Unmanaged.passRetained(box).toOpaque())
   }

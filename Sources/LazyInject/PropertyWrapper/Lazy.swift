@@ -183,15 +183,17 @@ import _LazyInjectShims
     var plan: InitializerRegistry.ExpressPlan?
     switch SlotWord.content(of: word, marker: marker, storesObject: isSingleReference(Value.self)) {
     case .empty where marker != 0:
-      plan = ExpressTable.plan(for: Value.self, in: type(of: container))
+      plan = InitializerRegistry.ExpressPlan.inTable(for: Value.self, in: type(of: container))
       if case .keptObject(let kept, let flags) = plan, isSingleReference(Value.self),
-        !flags.contains(.mainActor) || isOnMainActor()
+        flags & InitializerRegistry.ExpressPlan.mainActor == 0 || _FirstRead.onMainActor()
       {
         slot.word = UInt(bitPattern: kept.toOpaque())  // The slot takes the plan's +1.
         let value = unsafeBitCast(kept.takeUnretainedValue(), to: Value.self)
         SlotLock.unlock(object)
         FirstReadPath.expressTableKeptObject.record()
-        if flags.contains(.observed) { _FirstRead.notify(container, slot: slot.address, of: value) }
+        if flags & InitializerRegistry.ExpressPlan.observed != 0 {
+          _FirstRead.notify(container, slot: slot.address, of: value)
+        }
         return value
       }
     case .capture:
@@ -223,7 +225,7 @@ import _LazyInjectShims
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     // The C copy of the marker's address costs a load; the Swift one, a `swift_once` check.
     let published = _lazyinject_in_flight_marker()
-    let marker = published != 0 ? published : _LazyMarker.address
+    let marker = published != 0 ? published : _FirstRead.marker
     var (isClaimed, capture) = (claimed, capture)
     while !isClaimed {
       SlotLock.lock(object)

@@ -18,29 +18,19 @@ public struct LazyProjection<Value> {
   /// The property's slot in `container`, at a fixed address while `container` lives.
   internal let slot: _LazySlot
 
-  internal init(container: AnyObject, slot: _LazySlot) {
-    (self.container, self.slot) = (container, slot)
-  }
-
   /// Whether the property holds a value, resolved or assigned.
-  public var isResolved: Bool {
-    Lazy<Value>._state(in: container, slot: slot).isResolved
-  }
+  public var isResolved: Bool { Lazy<Value>._state(in: container, slot: slot).isResolved }
 
   /// The rule that produced the current value; nil if the property is unresolved, if its value
   /// was assigned, or if it is an optional that no rule served (nil).
   ///
   /// For a value served through a forward, the forward's rule, whose
   /// ``InitializerRegistry/Rule/forwardTargetTypeName`` names the target.
-  public var rule: InitializerRegistry.Rule? {
-    Lazy<Value>._state(in: container, slot: slot).rule
-  }
+  public var rule: InitializerRegistry.Rule? { Lazy<Value>._state(in: container, slot: slot).rule }
 
   /// Drops the current value: the next read resolves again, with the rules and the override
   /// layers in force then, where it is read.
   ///
   /// Like assigning, resetting is a mutation of the object and must not race with reads.
-  public func reset() {
-    Lazy<Value>._replace(in: container, slot: slot, with: 0)
-  }
+  public func reset() { Lazy<Value>._replace(in: container, slot: slot, with: 0) }
 }

@@ -44,10 +44,8 @@ extension InitializerRegistry {
   ///   - line: The registration site, shown in diagnostics.
   ///   - initializer: Builds the value; receives the object whose property is being resolved.
   public func register<Container: AnyObject, Property>(
-    _ property: KeyPath<Container, LazyProjection<Property>>,
-    scope: Scope = .unique,
-    fileID: StaticString = #fileID,
-    line: UInt = #line,
+    _ property: KeyPath<Container, LazyProjection<Property>>, scope: Scope = .unique,
+    fileID: StaticString = #fileID, line: UInt = #line,
     _ initializer: @escaping @Sendable (Container) throws -> Property
   ) {
     add(
@@ -76,10 +74,8 @@ extension InitializerRegistry {
   ///   - initializer: Builds the value on the main actor; receives the object whose property is
   ///     being resolved.
   public func registerOnMainActor<Container: AnyObject, Property>(
-    _ property: KeyPath<Container, LazyProjection<Property>>,
-    scope: Scope = .unique,
-    fileID: StaticString = #fileID,
-    line: UInt = #line,
+    _ property: KeyPath<Container, LazyProjection<Property>>, scope: Scope = .unique,
+    fileID: StaticString = #fileID, line: UInt = #line,
     _ initializer: @escaping @MainActor (Container) throws -> Property
   ) {
     add(

@@ -64,11 +64,9 @@ import _LazyInjectShims
 
   private static func stopNotWeak() -> Never {
     fatalError(
-      """
-      @WeakLazy holds its value weakly, so \(typeName(Value.self)) must be a class or a \
-      class-bound protocol (protocol P: AnyObject), and it is neither.
-      Fix: declare the property with @Lazy, or make the protocol class-bound.
-      """)
+      "@WeakLazy holds its value weakly, so \(typeName(Value.self)) must be a class or a class-bound"
+        + " protocol (protocol P: AnyObject), and it is neither.\nFix: declare the property with"
+        + " @Lazy, or make the protocol class-bound.")
   }
 
   /// The object of `value`, to hold weakly; stops the program if `value` is no object (for a
@@ -87,9 +85,7 @@ import _LazyInjectShims
     message:
       "@WeakLazy takes no initial value: remove it and register an initializer for the type (InitializerRegistry.shared.register), or assign the value after the object is made"
   )
-  public init<Initial>(wrappedValue: Initial) {
-    fatalError("@WeakLazy takes no initial value")
-  }
+  public init<Initial>(wrappedValue: Initial) { fatalError("@WeakLazy takes no initial value") }
 
   /// Unavailable: `@WeakLazy` reads and writes through the object that holds it.
   @available(
@@ -215,33 +211,29 @@ internal final class _WeakLazyReference {
     (self.capture, self.object) = (capture, object)
   }
 
+  /// The reference at the slot word `word` (not the marker), unretained; nil for 0.
+  private static func unmanaged(_ word: UInt) -> Unmanaged<_WeakLazyReference>? {
+    UnsafeRawPointer(bitPattern: word).map(Unmanaged.fromOpaque)
+  }
+
   /// The instance the reference at the slot word `word` (not the marker) holds, if any.
   static func object(at word: UInt) -> AnyObject? {
-    UnsafeRawPointer(bitPattern: word).flatMap {
-      Unmanaged<_WeakLazyReference>.fromOpaque($0)._withUnsafeGuaranteedRef { $0.object }
-    }
+    unmanaged(word)?._withUnsafeGuaranteedRef { $0.object }
   }
 
   /// Makes the reference at the slot word `word` (neither 0 nor the marker) hold `object`.
   static func set(_ object: AnyObject?, at word: UInt) {
-    Unmanaged<_WeakLazyReference>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
-      ._withUnsafeGuaranteedRef { $0.object = object }
+    unmanaged(word).unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.object = object }
   }
 
   /// The capture the reference at the slot word `word` keeps, if any; call with the slot lock
   /// held.
   static func capture(at word: UInt) -> Capture? {
-    guard word != 0, word != _LazyMarker.address else { return nil }
-    return Unmanaged<_WeakLazyReference>.fromOpaque(UnsafeRawPointer(bitPattern: word)!)
-      .takeUnretainedValue().capture
+    word == _LazyMarker.address ? nil : unmanaged(word)?.takeUnretainedValue().capture
   }
 
   /// The reference at the slot word `word` (not the marker), taking over the slot's +1.
-  static func take(_ word: UInt) -> _WeakLazyReference? {
-    UnsafeRawPointer(bitPattern: word).map {
-      Unmanaged<_WeakLazyReference>.fromOpaque($0).takeRetainedValue()
-    }
-  }
+  static func take(_ word: UInt) -> _WeakLazyReference? { unmanaged(word)?.takeRetainedValue() }
 
   /// The word a slot keeps for `reference`, retained once: the slot's +1.
   static func retainedWord(of reference: _WeakLazyReference?) -> UInt {
@@ -250,10 +242,10 @@ internal final class _WeakLazyReference {
 
   /// `object` as `Value`: the object itself for a class type, the existential for a protocol.
   static func value<Value>(of object: AnyObject, as _: Value.Type) -> Value {
-    if MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size {
-      return unsafeBitCast(object, to: Value.self)  // A class, or an existential of no witness.
-    }
-    return object as! Value  // It was stored as a `Value`: the cast cannot fail.
+    // The object itself for a class or an existential of no witness; else the cast cannot fail:
+    // it was stored as a `Value`.
+    MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size
+      ? unsafeBitCast(object, to: Value.self) : object as! Value
   }
 }
 

@@ -7,7 +7,7 @@
 @usableFromInline package class AnyRegistration: @unchecked Sendable {
   /// What the rule says; also kept by a pin (see `RuleTable`) and by values' boxes, which outlive
   /// the registration without keeping its initializer or instance.
-  @usableFromInline package let source: RuleSource
+  package let source: RuleSource
 
   /// What the scope keeps, read without copying the scope (a custom scope's name).
   let policy: ScopePolicy
@@ -44,7 +44,7 @@
 }
 
 /// The description of a registration: what diagnostics and `$property.rule` print.
-@usableFromInline package final class RuleSource: Sendable {
+package final class RuleSource: Sendable {
   package let propertyType: Any.Type
   package let containerType: AnyClass?
   let scope: InitializerRegistry.Scope
@@ -100,7 +100,7 @@
 ///
 /// A registration's description, never the registration: a value outliving its registration
 /// does not keep the initializer or the registration's instance alive.
-@usableFromInline internal enum ValueOrigin {
+internal enum ValueOrigin {
   case registration(RuleSource)
   case defaultInitializer(Any.Type)
 

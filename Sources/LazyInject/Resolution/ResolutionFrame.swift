@@ -136,7 +136,7 @@ import _LazyInjectShims
 /// Trivial, like the frames that hold it: layers are named, not retained. Every layer added comes
 /// from the task's stack, a chain (a merged stack, or a value of another chain, forbids keeping),
 /// so the innermost says it all.
-@usableFromInline internal struct LayerTaint {
+internal struct LayerTaint {
   /// An override layer, as named here: its identity and what comparing layers needs.
   struct Use {
     let identifier: ObjectIdentifier
@@ -150,7 +150,7 @@ import _LazyInjectShims
   /// or an object's layers merged with a reader's): no layer may keep what was built with them.
   var forbidsKeeping = false
 
-  @usableFromInline init() {}
+  init() {}
 
   /// A use of `layer`.
   init(_ layer: InitializerRegistry) {

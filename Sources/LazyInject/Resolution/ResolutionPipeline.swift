@@ -17,14 +17,14 @@ extension InitializerRegistry {
     switch plan {
     case .keptObject(let object, let flags):
       // Kept only for class types. Returned before any frame: nothing can recur from here.
-      (outcome.isPinned, outcome.isObserved) = (true, flags.contains(.observed))
+      (outcome.isPinned, outcome.isObserved) = (true, flags & ExpressPlan.observed != 0)
       return unsafeBitCast(object.takeRetainedValue(), to: Property.self)
     case .build(let retained, let flags):
       let registration = unsafeDowncast(
         retained.takeRetainedValue(), to: Registration<Property>.self)
-      (outcome.isPinned, outcome.isObserved) = (true, flags.contains(.observed))
+      (outcome.isPinned, outcome.isObserved) = (true, flags & ExpressPlan.observed != 0)
       if !isSingleReference(Property.self) {  // An object value finds its rule in its pin.
-        outcome.origin = .registration(registration.source)
+        outcome.noteBuilt(by: registration)
       }
       let frame = try ResolutionFrame.push(property: propertyType, for: container, slot: slot)
       defer { ResolutionFrame.pop(frame) }
@@ -147,16 +147,22 @@ extension InitializerRegistry {
   /// What a resolution learns on the way, besides the value.
   @usableFromInline internal struct Outcome {
     /// What produced the value.
-    @usableFromInline var origin: ValueOrigin?
+    var origin: ValueOrigin?
     /// Whether the rule that produced the value is the pair's pin (see `RulePin`): a `@Lazy`
     /// property then stores an object value without a box.
     @usableFromInline var isPinned = false
     /// Whether the container conforms to `InjectionObserving`.
     @usableFromInline var isObserved = false
     /// The override layers whose rules built the value: its box keeps them.
-    @usableFromInline var taint = LayerTaint()
+    var taint = LayerTaint()
 
     @inlinable init() {}
+
+    /// Records that `registration` built the value. Out of line, and only for a value that is
+    /// boxed anyway: the rule's source need not be visible to inlined code.
+    @usableFromInline mutating func noteBuilt(by registration: AnyRegistration) {
+      origin = .registration(registration.source)
+    }
   }
 
   /// Sends the event of a resolution that started at `start` to `tracer`.

@@ -4,7 +4,7 @@ import _LazyInjectShims
 /// Whether the calling code runs on the main actor: on the main thread, or in a job of the main
 /// queue, which serves the main actor (on Linux, a worker thread may drain it, as under Swift
 /// Testing, where the runtime's own check says no).
-@usableFromInline internal func isOnMainActor() -> Bool {
+internal func isOnMainActor() -> Bool {
   _lazyinject_is_main_thread() != 0 || DispatchQueue.getSpecific(key: mainQueueKey) != nil
 }
 

@@ -79,8 +79,7 @@ package struct StoredField {
   /// The name of the property at `offset` in objects of `containerClass`, or a phrase that says
   /// why it is unknown.
   package static func name(at offset: Int, in containerClass: AnyClass) -> String {
-    guard let fields = try? fields(of: containerClass),
-      let field = fields.first(where: { $0.offset == offset })
+    guard let field = try? fields(of: containerClass).first(where: { $0.offset == offset })
     else { return "(a property whose name is missing: no reflection metadata)" }
     return field.name ?? unnamed
   }
