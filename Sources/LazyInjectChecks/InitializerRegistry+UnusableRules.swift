@@ -5,9 +5,11 @@ import LazyInject
 // served by it. Told by the registry's one decision, as for the properties themselves.
 
 extension InitializerRegistry {
-  /// The failure for each rule registered for one of `judged` (classes of the module `module`)
-  /// that no property of its class or of its subclasses among `classes` can use: by its type
-  /// (`T`, or `T?`), through a forward, or as a rule for one property. Nil when there is none.
+  /// The failure for each rule registered for one of `judged` (classes of the module `module`) that
+  /// no property of its class or of its subclasses among `classes` can use: by its type (`T`, or
+  /// `T?`), through a forward, or as a rule for one property.
+  ///
+  /// Nil when there is none.
   ///
   /// A property that rules for one property may serve, while which one each names is not known
   /// yet, counts as using them all.
@@ -67,7 +69,7 @@ extension InitializerRegistry {
     -> String
   {
     let own = reachers.filter { candidate in
-      sequence(first: candidate, next: _getSuperclass).contains { $0 == owner }
+      ancestry(of: candidate).contains { $0 == owner }
     }
     let type = typeName(rule.propertyType)
     guard own.isEmpty else {

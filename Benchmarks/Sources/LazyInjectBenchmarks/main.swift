@@ -98,7 +98,8 @@ if arguments.contains("--only") {
       measureSingleton(settings), measureRegistrySize(settings),
     ]
     for measurement in measurements {
-      for name in measurement.order where !name.contains("Swinject") && !name.contains("@Dependency") {
+      for name in measurement.order
+      where !name.contains("Swinject") && !name.contains("@Dependency") {
         print("\(measurement.title)/\(name)\t\(measurement.nanoseconds[name]!)")
       }
     }

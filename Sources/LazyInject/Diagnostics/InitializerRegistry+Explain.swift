@@ -61,7 +61,7 @@ extension InitializerRegistry {
         )
       }
       var matched = false  // Classes past the one whose rule matched are not searched.
-      for ancestor in RuleTable.ancestry(of: containerType) {
+      for ancestor in ancestry(of: containerType) {
         for rule in entry.propertyRules where rule.containerType == ancestor {
           let served = properties.first { rule.source.property?.offsetWithoutObject == $0.0.offset }
           line(rule.rule.property(of: typeName(ancestor)), rule, served?.1 ?? decision)

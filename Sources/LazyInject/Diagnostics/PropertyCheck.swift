@@ -65,7 +65,7 @@ package struct PropertyCheck {
       let others = otherProperties.map(\.rule).map { $0.property(of: $0.containerTypeName ?? "?") }
         .listed(after: "; its type's property rules here serve only ", separator: ", ")
       return "\(path)\(declared); searched\(layers) "
-        + RuleTable.ancestry(of: containerClass).map(typeName).joined(separator: ", ")
+        + ancestry(of: containerClass).map(typeName).joined(separator: ", ")
         + ", then the root default\(others)\(near)"
     case .nearMiss(let nearMisses):
       let wrapped = wrappedType(of: field.valueType) ?? field.valueType
@@ -106,7 +106,7 @@ package struct PropertyCheck {
     }
     let near = nearMisses.map(\.description).listed(after: "; registered for related types: ")
     return "\(chain), which has no rule: searched "
-      + RuleTable.ancestry(of: containerClass).map(typeName).joined(separator: ", ")
+      + ancestry(of: containerClass).map(typeName).joined(separator: ", ")
       + ", then the root default\(near). Fix: register \(codeName(target)) (or make it"
       + " DefaultInitializable), or forward to a type that has a rule"
   }

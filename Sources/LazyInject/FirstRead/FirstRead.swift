@@ -27,14 +27,14 @@ import _LazyInjectShims
       return try InitializerRegistry.resolve(
         type, for: container, slot: UnsafeRawPointer(slot), plan: plan, generally: nil,
         outcome: &outcome)
-    } catch {
-      stop(error)
-    }
+    } catch { stop(error) }
   }
 
-  /// Resolves as above, for the first read of a property made while override layers were in
-  /// force: with the layers the capture at `capture` keeps (see `Capture`), bound as the task's
-  /// layers for the whole resolution. Takes over the capture's +1.
+  /// Resolves as above, for the first read of a property made while override layers were in force:
+  /// with the layers the capture at `capture` keeps (see `Capture`), bound as the task's layers for
+  /// the whole resolution.
+  ///
+  /// Takes over the capture's +1.
   @usableFromInline internal static func resolve<Value>(
     _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer, capture: UInt,
     outcome: inout InitializerRegistry.Outcome
@@ -57,9 +57,7 @@ import _LazyInjectShims
           type, for: container, slot: UnsafeRawPointer(slot), plan: .general, generally: nil,
           outcome: &outcome)
       }
-    } catch {
-      stop(error)
-    }
+    } catch { stop(error) }
   }
 
   /// Runs `body` with the layers of `capture`, read by the calling task, bound as its layers.
@@ -142,10 +140,6 @@ import _LazyInjectShims
   /// The in-flight marker's address (`_LazyMarker`), published to the shims by its first use.
   @usableFromInline internal static var marker: UInt { _LazyMarker.address }
 
-  /// Whether the calling code runs on the main actor: asked by inlined code only for a
-  /// main-actor rule's plan.
-  @usableFromInline internal static func onMainActor() -> Bool { isOnMainActor() }
-
   /// Wakes the threads in `wait`, if any, after a slot changed; call with the slot unlocked.
   @usableFromInline internal static func didPublish() {
     if _lazyinject_waiters() > 0 { gate.withLock { gate.broadcast() } }
@@ -161,5 +155,24 @@ import _LazyInjectShims
       SlotLock.assertNoLockHeld()
       Unmanaged<AnyObject>.fromOpaque(pointer).release()
     }
+  }
+}
+
+extension _FirstRead {
+  /// What the property `field` of `container`, an object of its class, holds: whether a value
+  /// (a `@WeakLazy` property's may go away at any time: it never counts as resolved), and the
+  /// capture of the layers its first read would resolve with.
+  internal static func state(of field: LazyField, in container: AnyObject)
+    -> (isResolved: Bool, capture: Capture?)
+  {
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    SlotLock.lock(object)
+    defer { SlotLock.unlock(object) }
+    let word = (object + field.offset).load(as: UInt.self)
+    guard !field.isWeak else { return (false, _WeakLazyReference.capture(at: word)) }
+    // An object box holds the marker exactly when it is a capture, whatever the value's type.
+    let content = SlotWord.content(
+      of: word, marker: _lazyinject_in_flight_marker(), storesObject: true)
+    return (content.isValue, content == .capture ? _LazyObjectBox.box(at: word).capture : nil)
   }
 }

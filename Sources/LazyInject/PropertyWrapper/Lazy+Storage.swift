@@ -30,9 +30,10 @@ extension Lazy {
     _replace(in: container, slot: slot, with: _word(for: value, outcome: .init()))
   }
 
-  /// Puts `word`, retained (0 to reset), in the slot; what it replaces is released after
-  /// unlocking. A reset forgets the layers the object was made under, if the slot still had
-  /// them: the next read resolves with the reader's.
+  /// Puts `word`, retained (0 to reset), in the slot; what it replaces is released after unlocking.
+  ///
+  /// A reset forgets the layers the object was made under, if the slot still had them: the next
+  /// read resolves with the reader's.
   internal static func _replace(in container: AnyObject, slot: _LazySlot, with word: UInt) {
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     SlotLock.lock(object)

@@ -70,9 +70,7 @@ import _LazyInjectShims
     message:
       "@Lazy takes no initial value: remove it and register an initializer for the type (InitializerRegistry.shared.register), or use 'lazy var' to build the value here"
   )
-  public init<Initial>(wrappedValue: Initial) {
-    fatalError("@Lazy takes no initial value")
-  }
+  public init<Initial>(wrappedValue: Initial) { fatalError("@Lazy takes no initial value") }
 
   /// Unavailable: `@Lazy` reads and writes through the object that holds it.
   @available(
@@ -130,9 +128,7 @@ import _LazyInjectShims
       return _read(
         container, slot: _slot(of: container, storageKeyPath), word: word, marker: marker)
     }
-    set {
-      _assign(newValue, in: container, slot: _slot(of: container, storageKeyPath))
-    }
+    set { _assign(newValue, in: container, slot: _slot(of: container, storageKeyPath)) }
   }
 
   /// The projection of the property of `container`; the compiler calls it for `container.$name`.
@@ -158,7 +154,9 @@ import _LazyInjectShims
   }
 
   /// The value in the slot word `word`, which holds one (`content`), read without retaining what
-  /// the slot keeps alive. Call with the slot lock held.
+  /// the slot keeps alive.
+  ///
+  /// Call with the slot lock held.
   @inlinable internal static func _value(at word: UInt, _ content: SlotWord) -> Value {
     if content == .object { return withUnsafeBytes(of: word) { $0.load(as: Value.self) } }
     return isSingleReference(Value.self)
@@ -185,7 +183,8 @@ import _LazyInjectShims
     case .empty where marker != 0:
       plan = InitializerRegistry.ExpressPlan.inTable(for: Value.self, in: type(of: container))
       if case .keptObject(let kept, let flags) = plan, isSingleReference(Value.self),
-        flags & InitializerRegistry.ExpressPlan.mainActor == 0 || _FirstRead.onMainActor()
+        flags & InitializerRegistry.ExpressPlan.mainActor == 0
+          || InitializerRegistry.ExpressPlan.onMainActor()
       {
         slot.word = UInt(bitPattern: kept.toOpaque())  // The slot takes the plan's +1.
         let value = unsafeBitCast(kept.takeUnretainedValue(), to: Value.self)

@@ -94,9 +94,7 @@ extension InitializerRegistry {
   /// values.
   public func unregister<Container: AnyObject, Property>(
     _ property: KeyPath<Container, LazyProjection<Property>>
-  ) {
-    change { $0.remove(property: Property.self, key: .property(property)) }
-  }
+  ) { change { $0.remove(property: Property.self, key: .property(property)) } }
 }
 
 extension PropertyTarget {

@@ -199,56 +199,6 @@ import _LazyInjectShims
   }
 }
 
-/// What a `@WeakLazy` slot holds once resolved or assigned: the instance, weakly, and the
-/// capture of the override layers in force when the property was made, for its resolutions.
-///
-/// Read and written only with its object's slot lock held, or before it is in a slot.
-internal final class _WeakLazyReference {
-  weak var object: AnyObject?
-  let capture: Capture?
-
-  init(capture: Capture?, object: AnyObject? = nil) {
-    (self.capture, self.object) = (capture, object)
-  }
-
-  /// The reference at the slot word `word` (not the marker), unretained; nil for 0.
-  private static func unmanaged(_ word: UInt) -> Unmanaged<_WeakLazyReference>? {
-    UnsafeRawPointer(bitPattern: word).map(Unmanaged.fromOpaque)
-  }
-
-  /// The instance the reference at the slot word `word` (not the marker) holds, if any.
-  static func object(at word: UInt) -> AnyObject? {
-    unmanaged(word)?._withUnsafeGuaranteedRef { $0.object }
-  }
-
-  /// Makes the reference at the slot word `word` (neither 0 nor the marker) hold `object`.
-  static func set(_ object: AnyObject?, at word: UInt) {
-    unmanaged(word).unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.object = object }
-  }
-
-  /// The capture the reference at the slot word `word` keeps, if any; call with the slot lock
-  /// held.
-  static func capture(at word: UInt) -> Capture? {
-    word == _LazyMarker.address ? nil : unmanaged(word)?.takeUnretainedValue().capture
-  }
-
-  /// The reference at the slot word `word` (not the marker), taking over the slot's +1.
-  static func take(_ word: UInt) -> _WeakLazyReference? { unmanaged(word)?.takeRetainedValue() }
-
-  /// The word a slot keeps for `reference`, retained once: the slot's +1.
-  static func retainedWord(of reference: _WeakLazyReference?) -> UInt {
-    reference.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
-  }
-
-  /// `object` as `Value`: the object itself for a class type, the existential for a protocol.
-  static func value<Value>(of object: AnyObject, as _: Value.Type) -> Value {
-    // The object itself for a class or an existential of no witness; else the cast cannot fail:
-    // it was stored as a `Value`.
-    MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size
-      ? unsafeBitCast(object, to: Value.self) : object as! Value
-  }
-}
-
 extension Lazy: _LazyStorage {
   static var valueType: Any.Type { Value.self }
   static var isWeak: Bool { false }

@@ -68,14 +68,14 @@ internal struct RuleTable {
   mutating func entry(for property: Any.Type, in containerClass: AnyClass) -> Entry {
     let key = (ObjectIdentifier(property), ObjectIdentifier(containerClass))
     if let cached = cache.entry(property: key.0, container: key.1) { return cached }
-    let (ancestry, own) = (Self.ancestry(of: containerClass), rules[key.0] ?? [:])
+    let (classes, own) = (ancestry(of: containerClass), rules[key.0] ?? [:])
     let propertyRules = own.values.compactMap { rule in
       rule.source.property.flatMap { target in
-        ancestry.firstIndex { $0 == target.rootClass }.map { (rule, $0) }
+        classes.firstIndex { $0 == target.rootClass }.map { (rule, $0) }
       }
     }
     var entry = Entry(
-      typeRule: ancestry.lazy.compactMap { own[Key($0)] }.first ?? own[Key(nil)],
+      typeRule: classes.lazy.compactMap { own[Key($0)] }.first ?? own[Key(nil)],
       propertyRules: propertyRules.sorted { first, second in
         let (a, b) = (first.0.source, second.0.source)
         return (first.1, "\(a.fileID)", a.line) < (second.1, "\(b.fileID)", b.line)
@@ -120,11 +120,6 @@ internal struct RuleTable {
 
   /// Every registration, property rules included, in no particular order.
   var allRegistrations: [AnyRegistration] { rules.values.flatMap(\.values) }
-
-  /// `containerClass` and its superclasses, nearest first.
-  static func ancestry(of containerClass: AnyClass) -> [AnyClass] {
-    Array(sequence(first: containerClass, next: _getSuperclass))
-  }
 }
 
 /// The rule that the first resolution of a (property type, container class) pair from the

@@ -109,7 +109,7 @@ private func neverConforms(_ target: Any.Type, to forwarded: Any.Type) -> Bool {
   case LAZYINJECT_CATEGORY_CLASS:
     // Neither is the other or a subclass of it.
     let isSubclass = { (subclass: Any.Type, base: Any.Type) in
-      RuleTable.ancestry(of: unsafeBitCast(subclass, to: AnyClass.self)).contains { $0 == base }
+      ancestry(of: unsafeBitCast(subclass, to: AnyClass.self)).contains { $0 == base }
     }
     return targetCategory == LAZYINJECT_CATEGORY_CLASS
       && !isSubclass(target, forwarded) && !isSubclass(forwarded, target)

@@ -180,12 +180,14 @@ internal struct LayerTaint {
     for field in (try? LazyField.fields(of: type(of: object))) ?? [] where !field.isWeak {
       SlotLock.lock(address)
       let word = (address + field.offset).load(as: UInt.self)
-      // Read under the lock: another thread may replace and release the box once unlocked.
+      // A value of any type: read as if objects were stored, a `_LazyBox` is an object that the
+      // cast tells. Read under the lock: another thread may release the box once unlocked.
+      let content = SlotWord.content(
+        of: word, marker: _lazyinject_in_flight_marker(), storesObject: true)
       let box =
-        word == 0 || word == _lazyinject_in_flight_marker()
-        ? nil
-        : Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: word)!)
-          .takeUnretainedValue() as? any _TaintedBox
+        content.isValue
+        ? Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: word)!)
+          .takeUnretainedValue() as? any _TaintedBox : nil
       SlotLock.unlock(address)
       guard let used = box?.taint else { continue }
       taint.add(used)
@@ -198,6 +200,4 @@ internal struct LayerTaint {
 }
 
 /// A slot's box, which keeps the taint of its value.
-internal protocol _TaintedBox: AnyObject {
-  var taint: LayerTaint { get }
-}
+internal protocol _TaintedBox: AnyObject { var taint: LayerTaint { get } }

@@ -158,8 +158,10 @@ extension InitializerRegistry {
 
     @inlinable init() {}
 
-    /// Records that `registration` built the value. Out of line, and only for a value that is
-    /// boxed anyway: the rule's source need not be visible to inlined code.
+    /// Records that `registration` built the value.
+    ///
+    /// Out of line, and only for a value that is boxed anyway: the rule's source need not be
+    /// visible to inlined code.
     @usableFromInline mutating func noteBuilt(by registration: AnyRegistration) {
       origin = .registration(registration.source)
     }
@@ -174,6 +176,8 @@ extension InitializerRegistry {
     to tracer: @Sendable (ResolutionEvent) -> Void
   ) {
     SlotLock.assertNoLockHeld()
-    tracer(ResolutionEvent(origin: origin, containerClass: containerClass, start: start))
+    let depth = ResolutionFrame.current?.pointee.depth ?? 0
+    tracer(
+      ResolutionEvent(origin: origin, containerClass: containerClass, depth: depth, start: start))
   }
 }

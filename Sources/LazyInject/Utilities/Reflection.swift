@@ -52,7 +52,7 @@ package struct StoredField {
     guard #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) else {
       throw .unavailableOnThisOS
     }
-    for owner in RuleTable.ancestry(of: containerClass) {
+    for owner in ancestry(of: containerClass) {
       let metadata = unsafeBitCast(owner, to: UnsafeRawPointer.self)
       guard _lazyinject_is_swift_class(metadata) != 0 else {
         // An Objective-C ancestor of a Swift class declares no Swift field; the class itself
@@ -112,7 +112,7 @@ package struct LazyField {
     if let known = cache.withLock({ $0[ObjectIdentifier(containerClass)] }) { return known }
     var fields: [LazyField] = []
     var inherited = 0  // How many stored properties the superclasses declare.
-    for declaringClass in RuleTable.ancestry(of: containerClass).reversed() {
+    for declaringClass in ancestry(of: containerClass).reversed() {
       guard
         _lazyinject_is_swift_class(unsafeBitCast(declaringClass, to: UnsafeRawPointer.self)) != 0
       else { continue }
@@ -139,4 +139,9 @@ internal protocol _LazyStorage {
   /// The type the property resolves.
   static var valueType: Any.Type { get }
   static var isWeak: Bool { get }
+}
+
+/// `containerClass` and its superclasses, nearest first: the order rules are searched in.
+package func ancestry(of containerClass: AnyClass) -> [AnyClass] {
+  Array(sequence(first: containerClass, next: _getSuperclass))
 }

@@ -115,7 +115,8 @@ struct DecisionMatrixTests {
   }
 
   @Test func ruleRegisteredWhileALayerIsInForce() {
-    registry.withOverrides { _ in } operation: {
+    registry.withOverrides { _ in
+    } operation: {
       registry.register(Value.self, in: InForceScreen.self) { _ in Value("in force") }
       let screen = InForceScreen()
       #expect(screen.value.source == "in force")
@@ -165,7 +166,8 @@ struct DecisionMatrixTests {
       try registry.resolve(Nothing.self, for: NothingScreen())
     }
     expectAgreement(
-      NothingScreen.self, "nothing", explanation: registry.explain(Nothing.self, in: NothingScreen.self),
+      NothingScreen.self, "nothing",
+      explanation: registry.explain(Nothing.self, in: NothingScreen.self),
       read: nil, result: "failure: no registration", label: "missing", serves: false)
   }
 }

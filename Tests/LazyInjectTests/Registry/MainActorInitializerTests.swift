@@ -174,7 +174,9 @@ struct MainActorFailureTests {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         startWatchdog()
-        InitializerRegistry.shared.withOverrides { $0.testName = "testCheckout()" } operation: {
+        InitializerRegistry.shared.withOverrides {
+          $0.testName = "testCheckout()"
+        } operation: {
           _ = TestNamedScreen().missing
         }
       })

@@ -57,7 +57,8 @@ struct ResolutionRuleTests {
     registry.withOverrides {
       $0.register(Logger.self, in: Screen.self) { _ in Logger("outer own") }
     } operation: {
-      registry.withOverrides { _ in } operation: {
+      registry.withOverrides { _ in
+      } operation: {
         // Registered while both layers are in force: the innermost layer's in-force rules.
         registry.register(Logger.self, in: Screen.self) { _ in Logger("in force") }
         #expect(Screen().logger.name == "outer own")
@@ -79,7 +80,8 @@ struct ResolutionRuleTests {
     } operation: {
       Probe()
     }
-    registry.withOverrides { _ in } operation: {
+    registry.withOverrides { _ in
+    } operation: {
       // Explicitly, only the caller's layers: A's rule is not among them.
       #expect(throws: ResolutionError.self) { try registry.resolve(Logger.self, for: probe) }
       // The object's first read uses the layers it was made under, with the reader's above.

@@ -31,7 +31,9 @@ enum FirstReadProbe {
     let anyObject = UnsafeRawPointer(bitPattern: 0x1000)!
     _lazyinject_lock(anyObject)
     defer { _lazyinject_unlock(anyObject) }
-    let address = { (type: Any.Type) in UnsafeRawPointer(bitPattern: UInt(bitPattern: Int(bitPattern: ObjectIdentifier(type))))! }
+    let address = { (type: Any.Type) in
+      UnsafeRawPointer(bitPattern: UInt(bitPattern: Int(bitPattern: ObjectIdentifier(type))))!
+    }
     guard let entry = _lazyinject_express_find(address(property), address(containerClass)) else {
       return nil
     }

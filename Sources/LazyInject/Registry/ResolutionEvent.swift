@@ -22,9 +22,8 @@ extension InitializerRegistry {
         + " \(durationNanoseconds) ns"
     }
 
-    internal init(origin: ValueOrigin, containerClass: AnyClass, start: UInt64) {
-      (rule, containerTypeName) = (origin.rule, typeName(containerClass))
-      depth = ResolutionFrame.chain.count - 1
+    internal init(origin: ValueOrigin, containerClass: AnyClass, depth: Int, start: UInt64) {
+      (rule, containerTypeName, self.depth) = (origin.rule, typeName(containerClass), depth)
       durationNanoseconds = DispatchTime.now().uptimeNanoseconds - start
     }
   }

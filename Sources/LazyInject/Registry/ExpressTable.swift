@@ -30,7 +30,5 @@ internal enum ExpressTable {
   }
 
   /// Empties the table; call before letting go of anything an entry may name.
-  static func clear() {
-    _lazyinject_express_clear()
-  }
+  static func clear() { _lazyinject_express_clear() }
 }

@@ -22,7 +22,13 @@ import _LazyInjectShims
 //
 // What the slot holds is retained once, by the slot, and ARC releases it with the object. The
 // marker is immortal and stored unretained; it never outlives the resolution that stored it,
-// which holds the object alive. `SlotWord.content(of:marker:)` is the one decoder of the word.
+// which holds the object alive. `SlotWord.content(of:marker:storesObject:)` is the one decoder
+// of the word: the hot read (inlined), the first read, the projection, `validate(_:)` and the
+// scan of the values an object keeps (`LayerTaint.of`) all read it through it.
+//
+// It lives with resolution, which records in a box what built a value; the wrappers and the
+// first read, above, read and write slots through it. A `@WeakLazy` slot holds a
+// `_WeakLazyReference` (at the end of this file), or the marker.
 
 /// The address of a `@Lazy` or `@WeakLazy` property's slot, read and written as a raw word: no
 /// retain, no release, no access of memory through a type it is not bound to.
@@ -80,9 +86,7 @@ import _LazyInjectShims
   }
 
   /// Whether the word holds a value.
-  @inlinable internal var isValue: Bool {
-    self == .object || self == .boxed
-  }
+  @inlinable internal var isValue: Bool { self == .object || self == .boxed }
 }
 
 /// A resolved value that is no object, its rule (nil when it was assigned), and the layers whose
@@ -96,8 +100,10 @@ import _LazyInjectShims
     (self.value, self.origin, self.taint) = (value, outcome.origin, outcome.taint)
   }
 
-  /// The value of the box whose address is `word`, read without retaining the box, which the
-  /// slot keeps alive. Call with the slot lock held.
+  /// The value of the box whose address is `word`, read without retaining the box, which the slot
+  /// keeps alive.
+  ///
+  /// Call with the slot lock held.
   @inlinable internal static func value(at word: UInt) -> Value {
     Unmanaged<_LazyBox<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
       ._withUnsafeGuaranteedRef { $0.value }
@@ -127,7 +133,9 @@ import _LazyInjectShims
   }
 
   /// The box of `object`, which a resolution with `outcome` built or an assignment set.
-  @usableFromInline internal convenience init(_ object: AnyObject, outcome: InitializerRegistry.Outcome) {
+  @usableFromInline internal convenience init(
+    _ object: AnyObject, outcome: InitializerRegistry.Outcome
+  ) {
     self.init(object, origin: outcome.origin, taint: outcome.taint, capture: nil)
   }
 
@@ -165,12 +173,12 @@ import _LazyInjectShims
   }
 
   /// The box's address, retained once: the +1 that a slot holding it owns.
-  internal var retainedWord: UInt {
-    UInt(bitPattern: Unmanaged.passRetained(self).toOpaque())
-  }
+  internal var retainedWord: UInt { UInt(bitPattern: Unmanaged.passRetained(self).toOpaque()) }
 }
 
-/// The object that marks a slot as being resolved. Never released.
+/// The object that marks a slot as being resolved.
+///
+/// Never released.
 internal final class _LazyMarker: Sendable {
   internal static let object = _LazyMarker()
 
@@ -184,21 +192,52 @@ internal final class _LazyMarker: Sendable {
   private init() {}
 }
 
-extension _FirstRead {
-  /// What the property `field` of `container`, an object of its class, holds: whether a value
-  /// (a `@WeakLazy` property's may go away at any time: it never counts as resolved), and the
-  /// capture of the layers its first read would resolve with.
-  internal static func state(of field: LazyField, in container: AnyObject)
-    -> (isResolved: Bool, capture: Capture?)
-  {
-    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-    SlotLock.lock(object)
-    defer { SlotLock.unlock(object) }
-    let word = (object + field.offset).load(as: UInt.self)
-    guard !field.isWeak else { return (false, _WeakLazyReference.capture(at: word)) }
-    // An object box holds the marker exactly when it is a capture, whatever the value's type.
-    let content = SlotWord.content(
-      of: word, marker: _lazyinject_in_flight_marker(), storesObject: true)
-    return (content.isValue, content == .capture ? _LazyObjectBox.box(at: word).capture : nil)
+/// What a `@WeakLazy` slot holds once resolved or assigned: the instance, weakly, and the
+/// capture of the override layers in force when the property was made, for its resolutions.
+///
+/// Read and written only with its object's slot lock held, or before it is in a slot.
+internal final class _WeakLazyReference {
+  weak var object: AnyObject?
+  let capture: Capture?
+
+  init(capture: Capture?, object: AnyObject? = nil) {
+    (self.capture, self.object) = (capture, object)
+  }
+
+  /// The reference at the slot word `word` (not the marker), unretained; nil for 0.
+  private static func unmanaged(_ word: UInt) -> Unmanaged<_WeakLazyReference>? {
+    UnsafeRawPointer(bitPattern: word).map(Unmanaged.fromOpaque)
+  }
+
+  /// The instance the reference at the slot word `word` (not the marker) holds, if any.
+  static func object(at word: UInt) -> AnyObject? {
+    unmanaged(word)?._withUnsafeGuaranteedRef { $0.object }
+  }
+
+  /// Makes the reference at the slot word `word` (neither 0 nor the marker) hold `object`.
+  static func set(_ object: AnyObject?, at word: UInt) {
+    unmanaged(word).unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.object = object }
+  }
+
+  /// The capture the reference at the slot word `word` keeps, if any; call with the slot lock
+  /// held.
+  static func capture(at word: UInt) -> Capture? {
+    word == _LazyMarker.address ? nil : unmanaged(word)?.takeUnretainedValue().capture
+  }
+
+  /// The reference at the slot word `word` (not the marker), taking over the slot's +1.
+  static func take(_ word: UInt) -> _WeakLazyReference? { unmanaged(word)?.takeRetainedValue() }
+
+  /// The word a slot keeps for `reference`, retained once: the slot's +1.
+  static func retainedWord(of reference: _WeakLazyReference?) -> UInt {
+    reference.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
+  }
+
+  /// `object` as `Value`: the object itself for a class type, the existential for a protocol.
+  static func value<Value>(of object: AnyObject, as _: Value.Type) -> Value {
+    // The object itself for a class or an existential of no witness; else the cast cannot fail:
+    // it was stored as a `Value`.
+    MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size
+      ? unsafeBitCast(object, to: Value.self) : object as! Value
   }
 }

@@ -27,17 +27,21 @@ extension InitializerRegistry {
     @inlinable @inline(__always) internal var servingHere: ExpressPlan {
       switch self {
       case .keptObject(let object, let flags)
-      where flags & Self.mainActor != 0 && !_FirstRead.onMainActor():
+      where flags & Self.mainActor != 0 && !Self.onMainActor():
         object.release()
         return .general
       case .build(let registration, let flags)
-      where flags & Self.mainActor != 0 && !_FirstRead.onMainActor():
+      where flags & Self.mainActor != 0 && !Self.onMainActor():
         registration.release()
         return .general
       default:
         return self
       }
     }
+
+    /// Whether the calling code runs on the main actor: asked by inlined code only for a
+    /// main-actor rule's plan.
+    @usableFromInline static func onMainActor() -> Bool { isOnMainActor() }
 
     /// The plan the `ExpressTable` holds for `property` in `containerClass`, its payload retained
     /// once; nil where none is, or in a process that made an override layer (the table is then
