@@ -26,9 +26,7 @@ extension Lazy {
   /// Assigns `value`, in a box with no rule; what it replaces is released after unlocking.
   @usableFromInline internal static func _assign(
     _ value: Value, in container: AnyObject, slot: _LazySlot
-  ) {
-    _replace(in: container, slot: slot, with: _word(for: value, outcome: .init()))
-  }
+  ) { _replace(in: container, slot: slot, with: _word(for: value, outcome: .init())) }
 
   /// Puts `word`, retained (0 to reset), in the slot; what it replaces is released after unlocking.
   ///

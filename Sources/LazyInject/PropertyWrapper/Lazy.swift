@@ -186,8 +186,8 @@ import _LazyInjectShims
         flags & InitializerRegistry.ExpressPlan.mainActor == 0
           || InitializerRegistry.ExpressPlan.onMainActor()
       {
-        slot.word = UInt(bitPattern: kept.toOpaque())  // The slot takes the plan's +1.
-        let value = unsafeBitCast(kept.takeUnretainedValue(), to: Value.self)
+        let value = unsafeBitCast(kept.takeUnretainedValue(), to: Value.self)  // The caller's +1,
+        slot.word = UInt(bitPattern: kept.retain().toOpaque())  // and the slot's, together.
         SlotLock.unlock(object)
         FirstReadPath.expressTableKeptObject.record()
         if flags & InitializerRegistry.ExpressPlan.observed != 0 {
@@ -195,6 +195,7 @@ import _LazyInjectShims
         }
         return value
       }
+      plan = plan?.retained
     case .capture:
       break
     default:  // In flight, or no marker yet (the process's first resolution): claim or wait.

@@ -43,9 +43,9 @@ extension InitializerRegistry {
     /// main-actor rule's plan.
     @usableFromInline static func onMainActor() -> Bool { isOnMainActor() }
 
-    /// The plan the `ExpressTable` holds for `property` in `containerClass`, its payload retained
-    /// once; nil where none is, or in a process that made an override layer (the table is then
-    /// never read).
+    /// The plan the `ExpressTable` holds for `property` in `containerClass`, its payload not
+    /// retained (see `retained`); nil where none is, or in a process that made an override layer
+    /// (the table is then never read).
     ///
     /// Call with a slot lock held: what the entry names is alive until it is unlocked.
     @inlinable @inline(__always)
@@ -55,9 +55,22 @@ extension InitializerRegistry {
       else { return nil }
       let (flags, payload) = (entry.pointee.flags, entry.pointee.payload)
       if Int(entry.pointee.kind) == LAZYINJECT_EXPRESS_KEPT_OBJECT {
-        return .keptObject(Unmanaged<AnyObject>.fromOpaque(payload).retain(), flags: flags)
+        return .keptObject(Unmanaged<AnyObject>.fromOpaque(payload), flags: flags)
       }
-      return .build(Unmanaged<AnyRegistration>.fromOpaque(payload).retain(), flags: flags)
+      return .build(Unmanaged<AnyRegistration>.fromOpaque(payload), flags: flags)
+    }
+
+    /// The plan with its payload retained once, as a plan handed on owns it.
+    ///
+    /// Call with the slot lock held. Not done by `inTable`, so that a kept object's two retains
+    /// (the slot's, the caller's) are made together, in one call.
+    @inlinable var retained: ExpressPlan {
+      switch self {
+      case .keptObject(let object, _): _ = object.retain()
+      case .build(let registration, _): _ = registration.retain()
+      case .general: break
+      }
+      return self
     }
 
     /// The address of `type`'s metadata: the key of the table's entries.
@@ -102,12 +115,7 @@ extension InitializerRegistry {
       if self === Self.shared {  // The registry `@Lazy` reads.
         ExpressTable.insert(plan, property: propertyType, in: containerClass)
       }
-      switch plan {  // Retained once, for the caller.
-      case .keptObject(let object, _): _ = object.retain()
-      case .build(let registration, _): _ = registration.retain()
-      case .general: break
-      }
-      return plan
+      return plan.retained  // For the caller.
     }
   }
 }

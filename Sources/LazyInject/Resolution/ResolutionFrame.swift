@@ -21,7 +21,7 @@ import _LazyInjectShims
   let container: UnsafeRawPointer
   /// The `@Lazy` property's slot, for a first read; nil for an explicit `resolve`.
   let slot: UnsafeRawPointer?
-  let parent: UnsafeMutablePointer<ResolutionFrame>?
+  @usableFromInline let parent: UnsafeMutablePointer<ResolutionFrame>?
   /// How many frames are outside this one.
   let depth: Int
 
@@ -96,11 +96,19 @@ import _LazyInjectShims
   /// Ends the resolution of `frame`, the innermost, whether it succeeded or threw.
   ///
   /// The frame is left as it is, to be initialized over by the next push: its fields are trivial.
-  @usableFromInline static func pop(_ frame: UnsafeMutablePointer<ResolutionFrame>) {
-    let parent = frame.pointee.parent
-    _lazyinject_set_current_frame(parent)
-    // What this resolution used, the resolution that needed it used too.
-    if let parent, !frame.pointee.taint.isEmpty { parent.pointee.taint.add(frame.pointee.taint) }
+  ///
+  /// Inlined: a first read that no other resolution needed (the common one) makes no call.
+  @inlinable static func pop(_ frame: UnsafeMutablePointer<ResolutionFrame>) {
+    _lazyinject_set_current_frame(frame.pointee.parent)
+    if frame.pointee.parent != nil { handOver(frame) }
+  }
+
+  /// Adds what the resolution of `frame` used to its parent's: the resolution that needed it
+  /// used it too.
+  @usableFromInline static func handOver(_ frame: UnsafeMutablePointer<ResolutionFrame>) {
+    if let parent = frame.pointee.parent, !frame.pointee.taint.isEmpty {
+      parent.pointee.taint.add(frame.pointee.taint)
+    }
   }
 
   /// The resolutions under way on this thread, outermost first.

@@ -135,9 +135,7 @@ import _LazyInjectShims
   /// The box of `object`, which a resolution with `outcome` built or an assignment set.
   @usableFromInline internal convenience init(
     _ object: AnyObject, outcome: InitializerRegistry.Outcome
-  ) {
-    self.init(object, origin: outcome.origin, taint: outcome.taint, capture: nil)
-  }
+  ) { self.init(object, origin: outcome.origin, taint: outcome.taint, capture: nil) }
 
   /// What a property starts with where override layers may be in force: a capture of the
   /// calling task's (see `Capture.current`), or nil.
