@@ -1,5 +1,5 @@
-// Misuses a newcomer writes, each with the compiler error that must name its fix. The line with
-// `// expect: TEXT` must get an error containing TEXT; scripts/check-misuse checks them all.
+// Misuses a newcomer writes, each with the compiler error that must name its fix. A line that
+// ends with an `expect:` comment must get an error containing its text (scripts/check-misuse).
 import LazyInject
 
 final class ResourceLoader {}
