@@ -8,9 +8,7 @@ extension Lazy {
   /// is an object built by its pair's pin with no override layer's rule (`isPinned`), else a box
   /// that records its rule and the layers used.
   @inlinable @inline(__always)
-  internal static func _word(for value: Value, outcome: InitializerRegistry.Outcome)
-    -> UInt
-  {
+  internal static func _word(for value: Value, outcome: InitializerRegistry.Outcome) -> UInt {
     let box: AnyObject
     if isSingleReference(Value.self) {
       let object = unsafeBitCast(value, to: AnyObject.self)

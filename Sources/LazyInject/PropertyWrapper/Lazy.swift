@@ -79,15 +79,13 @@ import _LazyInjectShims
       "@Lazy is only available on instance properties of classes ('var', not 'let' or 'static var'; not in a struct or enum)"
   )
   public var wrappedValue: Value {
-    get { fatalError("@Lazy is only available on properties of classes") }
-    set { fatalError("@Lazy is only available on properties of classes") }
+    get { fatalError() }
+    set { fatalError() }
   }
 
   /// Unavailable: `$property` is served through the object that holds it.
   @available(*, unavailable, message: "@Lazy is only available on instance properties of classes")
-  public var projectedValue: LazyProjection<Value> {
-    fatalError("@Lazy is only available on properties of classes")
-  }
+  public var projectedValue: LazyProjection<Value> { fatalError("unavailable") }
 
   /// Reads or assigns the property of `container`; the compiler calls it for `container.name`.
   ///
@@ -128,7 +126,7 @@ import _LazyInjectShims
       return _read(
         container, slot: _slot(of: container, storageKeyPath), word: word, marker: marker)
     }
-    set { _assign(newValue, in: container, slot: _slot(of: container, storageKeyPath)) }
+    set { _assign(newValue, in: container, slot: _lockedSlot(of: container, storageKeyPath)) }
   }
 
   /// The projection of the property of `container`; the compiler calls it for `container.$name`.
@@ -140,7 +138,17 @@ import _LazyInjectShims
     projected projectedKeyPath: KeyPath<Container, LazyProjection<Value>>,
     storage storageKeyPath: ReferenceWritableKeyPath<Container, Lazy>
   ) -> LazyProjection<Value> {
-    LazyProjection(container: container, slot: _slot(of: container, storageKeyPath))
+    LazyProjection(container: container, slot: _lockedSlot(of: container, storageKeyPath))
+  }
+
+  /// The slot, its address taken under the slot lock: taking it is a modifying access of the
+  /// stored property, which the lock orders with other threads' (the thread sanitizer checks).
+  @usableFromInline internal static func _lockedSlot<Container: AnyObject>(
+    of container: Container, _ storageKeyPath: ReferenceWritableKeyPath<Container, Lazy>
+  ) -> _LazySlot {
+    SlotLock.lock(Unmanaged.passUnretained(container).toOpaque())
+    defer { SlotLock.unlock(Unmanaged.passUnretained(container).toOpaque()) }
+    return _slot(of: container, storageKeyPath)
   }
 
   /// The slot of the property of `container` stored at `storageKeyPath`.

@@ -94,8 +94,8 @@ import _LazyInjectShims
       "@WeakLazy is only available on instance properties of classes ('var', not 'let' or 'static var'; not in a struct or enum)"
   )
   public var wrappedValue: Value? {
-    get { fatalError("@WeakLazy is only available on properties of classes") }
-    set { fatalError("@WeakLazy is only available on properties of classes") }
+    get { fatalError() }
+    set { fatalError() }
   }
 
   /// Reads or assigns the property of `container`; the compiler calls it for `container.name`.
@@ -107,12 +107,13 @@ import _LazyInjectShims
     get {
       let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
       let marker = _LazyMarker.address
-      // The stored property is at a fixed address while the object lives.
-      let slot = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._reference) {
-        _LazySlot($0)
-      }
       while true {
         SlotLock.lock(object)
+        // The stored property is at a fixed address while the object lives; its address is taken
+        // (a modifying access) under the lock, which orders it with other threads' accesses.
+        let slot = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._reference) {
+          _LazySlot($0)
+        }
         let word = slot.word
         guard SlotWord.content(of: word, marker: marker, storesObject: true) == .inFlight else {
           // A strong reference, released only after unlocking: if it is the last one, the

@@ -29,6 +29,6 @@ internal enum ExpressTable {
       address(property), address(containerClass), entry.payload, UInt32(entry.kind), entry.flags)
   }
 
-  /// Empties the table; call before letting go of anything an entry may name.
-  static func clear() { _lazyinject_express_clear() }
+  // Emptied by `_lazyinject_express_clear()`, only in `withStateChange`: before the shared
+  // registry lets go of anything an entry may name.
 }

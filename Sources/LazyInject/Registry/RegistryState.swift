@@ -48,12 +48,13 @@ extension InitializerRegistry {
   /// Runs `body`, which changes the rules or drops kept instances, as `withState` does; then,
   /// still under the lock, empties the express table.
   ///
-  /// The one place that empties it (`ExpressTable.clear()`): an entry names a registration or a
-  /// kept object without retaining it, so it must be gone before the caller releases what
-  /// `body` took out, after unlocking.
+  /// The one place that empties it (`_lazyinject_express_clear()`, see `ExpressTable`): an
+  /// entry names a registration or a kept object without retaining it, so it must be gone before
+  /// the caller releases what `body` took out, after unlocking. The shared registry is the
+  /// table's only one.
   internal func withStateChange<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     try withState { state in
-      defer { if self === Self.shared { ExpressTable.clear() } }  // The only registry it holds.
+      defer { if self === Self.shared { _lazyinject_express_clear() } }
       return try body(&state)
     }
   }

@@ -18,6 +18,15 @@ private final class SharedContainer: @unchecked Sendable {
 
 private final class Registered {}
 
+private final class Tagged: Sendable {
+  let tag: Int
+  init(tag: Int) { self.tag = tag }
+}
+
+private final class TaggedContainer: @unchecked Sendable {
+  @Lazy var tagged: Tagged
+}
+
 private final class Slow {
   let serial: Int
   init(serial: Int) { self.serial = serial }
@@ -32,6 +41,22 @@ private final class RegisteredContainer: @unchecked Sendable {
 }
 
 struct ConcurrentFirstReadTests {
+  @Test func concurrentAssignmentsReadsAndProjectionsOfOnePropertySeeOnlyItsValues() {
+    // Taking the slot's address is a modifying access of the stored property: under the thread
+    // sanitizer, each of these paths must take it under the slot lock.
+    for _ in 0..<50 {
+      let seen = SerialCollector()
+      let container = TaggedContainer()
+      runConcurrently(threads: 4) { index in
+        container.tagged = Tagged(tag: index)
+        seen.append(container.tagged.tag)
+        seen.append(container.$tagged.isResolved ? -1 : -2)  // Resolved: it was assigned.
+      }
+      #expect(seen.values.allSatisfy { $0 == -1 || (0..<4).contains($0) })
+      #expect((0..<4).contains(container.tagged.tag))
+    }
+  }
+
   @Test func testConcurrentFirstReadsOfOneContainerBuildOneInstance() {
     let rounds = 200
     let threads = 4
