@@ -20,7 +20,8 @@ extension InitializerRegistry {
   /// resolves. A rule for one property counts when LazyInject can tell its property without an
   /// object: once it has served a read or ``validate(_:)``, or when its class has one `@Lazy`
   /// property of the type; otherwise the thrown error says so, where the property would have no
-  /// other rule.
+  /// other rule. A property served by an async initializer passes, and the report lists it in
+  /// ``ValidationReport/asyncProperties``: read it after `prepare()` or `$property.load()`.
   ///
   /// It cannot see rules that are registered later at run time, nor the values an initializer
   /// builds or resolves inside it: only the properties themselves.
@@ -138,7 +139,7 @@ extension InitializerRegistry {
     -> ValidationReport
   {
     var problems: [PropertyCheck] = []
-    var unreadable: [String] = []
+    var (unreadable, async): ([String], [String]) = ([], [])
     var propertyCount = 0
     let registries = searchedRegistries
     for containerClass in classes {
@@ -150,15 +151,19 @@ extension InitializerRegistry {
         continue
       }
       propertyCount += fields.count
-      problems += fields.map {
+      let checks = fields.map {
         check($0, in: containerClass, container: nil, registries: registries)
       }
-      .filter(\.outcome.isProblem)
+      problems += checks.filter(\.outcome.isProblem)
+      async += checks.compactMap { check in
+        guard case .rule(let rule, _) = check.outcome, rule.source.isAsync else { return nil }
+        return "\(typeName(containerClass)).\(check.field.displayName)"
+      }
     }
     let withoutMetadata = scan?.0.classesWithoutMetadata ?? []
     let report = ValidationReport(
       checkedClasses: classes.map(typeName), checkedPropertyCount: propertyCount,
-      skippedGenericClasses: scan?.0.genericClasses ?? [])
+      skippedGenericClasses: scan?.0.genericClasses ?? [], asyncProperties: async)
     var messages: [String] = []
     if !problems.isEmpty {
       let failing = Set(problems.map { ObjectIdentifier($0.containerClass) }).count

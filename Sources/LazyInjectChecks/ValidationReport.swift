@@ -26,6 +26,13 @@ extension InitializerRegistry {
     /// ``InitializerRegistry/validate(classes:)``. Empty for `validate(classes:)`.
     public let skippedGenericClasses: [String]
 
+    /// The properties served by async initializers, as `"MyApp.SettingsScreen.database"`: they
+    /// resolve, but a read returns only the instance their scope keeps, so build it first with
+    /// ``InitializerRegistry/prepare()`` or `$property.load()` (see <doc:AsyncInitializers>).
+    ///
+    /// Not a failure.
+    public let asyncProperties: [String]
+
     /// A sentence, as `"Checked 42 properties of 17 classes."`, or with generic classes skipped,
     /// `"Checked 42 properties of 17 classes; not checked: generic class MyApp.Cache (validate its
     /// specializations with validate(classes:))."`.
@@ -39,7 +46,12 @@ extension InitializerRegistry {
         : "; not checked: generic \(skippedNoun) \(skippedGenericClasses.joined(separator: ", "))"
           + " (validate \(skippedGenericClasses.count == 1 ? "its" : "their") specializations with"
           + " validate(classes:))"
-      return "Checked \(properties) of \(classes)\(skipped)."
+      let async =
+        asyncProperties.isEmpty
+        ? ""
+        : "; served by async initializers (prepare() or load() before reading): "
+          + asyncProperties.joined(separator: ", ")
+      return "Checked \(properties) of \(classes)\(skipped)\(async)."
     }
 
     /// The line of an error, as `"Skipped generic class (validate ...): MyApp.Cache."`.

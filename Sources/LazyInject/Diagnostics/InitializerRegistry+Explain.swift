@@ -90,6 +90,14 @@ extension InitializerRegistry {
     }
     lines +=
       results + [(results.isEmpty ? "Result: " : "Result for every other property: ") + result]
+    if let rule = decision.registration, rule.source.isAsync, let owner = decision.owner {
+      let isReady = owner.withState { $0.instances.instance(of: rule) } != nil
+      lines.append(
+        "Its initializer is async: "
+          + (isReady
+            ? "its instance is ready, and reads return it."
+            : "a read stops until prepare() or $property.load() builds its instance."))
+    }
     return lines.joined(separator: "\n")
   }
 

@@ -3,8 +3,12 @@ import _LazyInjectShims
 /// What the first read of a `@Lazy` or `@WeakLazy` property calls out of line: the resolution
 /// trampoline, waits for a value another thread is building, and the observer's notification.
 @usableFromInline internal enum _FirstRead {
-  /// Guards waits for a value another thread is building.
-  private static let gate = Lock()
+  /// Guards waits for a value another thread or task is building: the tasks that wait (resumed
+  /// by `didPublish`), and the slots whose `load()` awaits an async initializer.
+  private static let gate = Protected<
+    (tasks: [CheckedContinuation<Void, Never>], awaited: Set<UInt>)
+  >(
+    ([], []))
 
   /// Resolves `Value` for `container` through the property's `slot`, or stops the program.
   ///
@@ -129,20 +133,66 @@ import _LazyInjectShims
       stop(error)
     }
     if let error = WaitGraph.willWait(for: .slot(slot)) { stop(error) }
-    gate.withLock {
+    // A slot that `load()` builds with an async initializer: no thread waits for that.
+    let isAwaited = gate.lock.withLock {
       _ = _lazyinject_waiters_add(1)
-      while isInFlight() { gate.wait() }
-      _ = _lazyinject_waiters_add(-1)
+      defer { _ = _lazyinject_waiters_add(-1) }
+      while isInFlight() && !gate.value.awaited.contains(UInt(bitPattern: slot)) {
+        gate.lock.wait()
+      }
+      return isInFlight()
     }
     WaitGraph.didWait()
+    if isAwaited { stop(ResolutionError.requiresLoad(summary(property, container, slot), nil)) }
+  }
+
+  /// Suspends the calling task until the slot is no longer in flight, or throws the cycle that
+  /// waiting would close.
+  nonisolated(nonsending) static func awaitPublication(
+    of slot: UnsafeRawPointer, summary: String, while isInFlight: () -> Bool
+  ) async throws {
+    let step = WaitGraph.Held(slot: UInt(bitPattern: slot), registration: nil, summary: summary)
+    if let error = AsyncChain.cycle(closedBy: step) { throw error }
+    let task = AsyncChain.current ?? AsyncChain([])
+    if let error = WaitGraph.willWait(for: .slot(slot), as: task) { throw error }
+    defer { WaitGraph.didWait(as: task) }
+    await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+      let waits = gate.lock.withLock {
+        _ = _lazyinject_waiters_add(1)  // Before looking: a publisher that saw none looked after.
+        guard isInFlight() else {
+          _ = _lazyinject_waiters_add(-1)
+          return false
+        }
+        gate.value.tasks.append(waiter)
+        return true
+      }
+      if !waits { waiter.resume() }
+    }
+  }
+
+  /// Notes that `load()` awaits an async initializer for `slot`, or, called again, no longer:
+  /// the threads waiting for it stop rather than wait. (One `load()` at a time claims a slot.)
+  static func toggleAwaited(_ slot: UnsafeRawPointer) {
+    gate.lock.withLock {
+      gate.value.awaited.formSymmetricDifference([UInt(bitPattern: slot)])
+      gate.lock.broadcast()
+    }
   }
 
   /// The in-flight marker's address (`_LazyMarker`), published to the shims by its first use.
   @usableFromInline internal static var marker: UInt { _LazyMarker.address }
 
-  /// Wakes the threads in `wait`, if any, after a slot changed; call with the slot unlocked.
+  /// Wakes the threads in `wait` and the tasks in `awaitPublication`, if any, after a slot
+  /// changed; call with the slot unlocked.
   @usableFromInline internal static func didPublish() {
-    if _lazyinject_waiters() > 0 { gate.withLock { gate.broadcast() } }
+    guard _lazyinject_waiters() > 0 else { return }
+    let tasks = gate.lock.withLock {
+      gate.lock.broadcast()
+      defer { gate.value.tasks = [] }
+      _ = _lazyinject_waiters_add(-gate.value.tasks.count)
+      return gate.value.tasks
+    }
+    for task in tasks { task.resume() }
   }
 
   /// Releases what an assignment, a reset or a publication took out of a slot (`word`, a word

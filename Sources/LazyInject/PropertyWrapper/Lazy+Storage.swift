@@ -21,6 +21,52 @@ extension Lazy {
     return UInt(bitPattern: Unmanaged.passRetained(box).toOpaque())
   }
 
+  /// Resolves the property, as `$property.load()` does: like a first read, with what it holds
+  /// returned, a claim made, or another resolution awaited; but through `_FirstRead.load`, which
+  /// awaits an async rule, and throwing where a read stops, the slot then left as it was.
+  nonisolated(nonsending) internal static func _load(_ container: AnyObject, slot: _LazySlot)
+    async throws -> Value
+  {
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let (marker, storesObject) = (_FirstRead.marker, isSingleReference(Value.self))
+    while true {
+      SlotLock.lock(object)
+      let word = slot.word
+      let content = SlotWord.content(of: word, marker: marker, storesObject: storesObject)
+      if content.isValue {
+        let value = _value(at: word, content)
+        SlotLock.unlock(object)
+        return value
+      }
+      if content != .inFlight { slot.word = marker }  // Claimed: 0 or a capture, now this task's.
+      SlotLock.unlock(object)
+      guard content != .inFlight else {
+        try await _FirstRead.awaitPublication(
+          of: slot.address, summary: _FirstRead.summary(Value.self, container, slot.address)
+        ) {
+          SlotLock.lock(object)
+          defer { SlotLock.unlock(object) }
+          return slot.word == marker
+        }
+        continue
+      }
+      var outcome = InitializerRegistry.Outcome()
+      do {
+        let built = try await _FirstRead.load(
+          Value.self, for: container, slot: slot.address, capture: word, outcome: &outcome)
+        _FirstRead.didReplace(word)  // The capture, consumed.
+        return _publish(built, outcome: outcome, in: container, slot: slot, marker: marker)
+      } catch {
+        SlotLock.lock(object)
+        let isRestored = slot.word == marker  // Else assigned or reset meanwhile: that stays.
+        if isRestored { slot.word = word }
+        SlotLock.unlock(object)
+        _FirstRead.didReplace(isRestored ? marker : word)  // Wakes the waiters in either case.
+        throw error
+      }
+    }
+  }
+
   /// Assigns `value`, in a box with no rule; what it replaces is released after unlocking.
   @usableFromInline internal static func _assign(
     _ value: Value, in container: AnyObject, slot: _LazySlot

@@ -263,6 +263,18 @@ import _LazyInjectShims
         Value.self, for: container, slot: slot.address, plan: found, outcome: &outcome)
       : _FirstRead.resolve(
         Value.self, for: container, slot: slot.address, capture: capture, outcome: &outcome)
+    return _publish(built, outcome: outcome, in: container, slot: slot, marker: marker)
+  }
+
+  /// Publishes `built`, which a resolution that claimed the slot (`marker` in it) produced with
+  /// `outcome`, wakes the waiters and tells an observer; returns the value the slot holds then
+  /// (an assignment made meanwhile wins).
+  @inlinable @inline(__always)
+  internal static func _publish(
+    _ built: Value, outcome: InitializerRegistry.Outcome, in container: AnyObject,
+    slot: _LazySlot, marker: UInt
+  ) -> Value {
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     let new = _word(for: built, outcome: outcome)
     SlotLock.lock(object)
     let current = slot.word

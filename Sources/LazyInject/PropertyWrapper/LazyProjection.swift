@@ -33,4 +33,19 @@ public struct LazyProjection<Value> {
   ///
   /// Like assigning, resetting is a mutation of the object and must not race with reads.
   public func reset() { Lazy<Value>._replace(in: container, slot: slot, with: 0) }
+
+  /// Resolves the property as its first read would, awaiting its initializer if that is async,
+  /// keeps the value, and returns it; returns the value it holds if it is resolved.
+  ///
+  /// ```swift
+  /// .task { avatar = try? await screen.$avatar.load() }   // later reads: screen.avatar
+  /// ```
+  ///
+  /// The same rules, override layers and scopes as a read; one value per object, whichever
+  /// tasks and threads race. A rule that does not await serves as it does a read. Where a read
+  /// would stop the program, this throws; after an error the property stays unresolved, and the
+  /// next `load()` tries again. See <doc:AsyncInitializers>.
+  nonisolated(nonsending) public func load() async throws -> Value {
+    try await Lazy<Value>._load(container, slot: slot)
+  }
 }

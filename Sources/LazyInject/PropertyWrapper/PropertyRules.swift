@@ -54,6 +54,34 @@ extension InitializerRegistry {
       make: { sender in try initializer(unsafeDowncast(sender, to: Container.self)) })
   }
 
+  /// Registers an initializer that awaits for one `@Lazy` property, named by the key path to its
+  /// projected value: ``LazyProjection/load()`` builds it.
+  ///
+  /// ```swift
+  /// registry.register(\ProfileScreen.$avatar) { screen in try await Avatar.load(for: screen.userID) }
+  /// ```
+  ///
+  /// The rules of ``register(_:scope:fileID:line:_:)-(_,_,_,_,(Container)->Property)`` and of
+  /// async initializers (see <doc:AsyncInitializers>) apply.
+  ///
+  /// - Parameters:
+  ///   - property: The key path to the property's projected value.
+  ///   - scope: How many instances to build; ``Scope/unique`` by default.
+  ///   - fileID: The registration site, shown in diagnostics.
+  ///   - line: The registration site, shown in diagnostics.
+  ///   - initializer: Builds the value; receives the object whose property is being resolved.
+  public func register<Container: AnyObject, Property>(
+    _ property: KeyPath<Container, LazyProjection<Property>>, scope: Scope = .unique,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ initializer: @escaping @Sendable (Container) async throws -> Property
+  ) {
+    addAsync(
+      Property.self, container: Container.self, property: .init(property), scope, fileID, line
+    ) {
+      try await initializer(unsafeDowncast($0!, to: Container.self))
+    }
+  }
+
   /// Registers how to build one `@Lazy` property on the main actor, named by the key path to its
   /// projected value.
   ///

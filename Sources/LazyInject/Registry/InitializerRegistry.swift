@@ -191,7 +191,9 @@ public final class InitializerRegistry: Sendable {
   /// So a test that registers on ``shared`` changes only its own layer, which dies with it,
   /// never the registry that parallel tests share; and a mock is never replaced by production
   /// set-up that the test calls. The tracer and the duplicate handler are the registry's own.
-  internal var registrationTarget: InitializerRegistry { changeTargets.last! }
+  internal var registrationTarget: InitializerRegistry {
+    _lazyinject_overrides_used() == 0 ? self : changeTargets.last!  // No array: the common case.
+  }
 
   /// Where unregistering and resetting on this registry apply: inside `configure`, the layer
   /// being configured; while override layers over it are in force, the innermost one (its own
@@ -216,14 +218,25 @@ public final class InitializerRegistry: Sendable {
     forwardTarget: Any.Type? = nil, scope: Scope, fileID: StaticString, line: UInt,
     isMainActor: Bool, make: @escaping @Sendable (AnyObject) throws -> Property
   ) {
+    add(
+      propertyType, container: container, property: property, forwardTarget: forwardTarget,
+      scope: scope, fileID: fileID, line: line, isMainActor: isMainActor, isAsync: false
+    ) { Registration(source: $0, make: make) }
+  }
+
+  /// Adds the registration `make` makes of its source, a synchronous or an async one.
+  internal func add(
+    _ propertyType: Any.Type, container: AnyClass?, property: PropertyTarget? = nil,
+    forwardTarget: Any.Type? = nil, scope: Scope, fileID: StaticString, line: UInt,
+    isMainActor: Bool, isAsync: Bool, make: (RuleSource) -> AnyRegistration
+  ) {
     let (target, module) = (registrationTarget, ModuleInstallation.current)
-    let registration = Registration(
-      source: RuleSource(
+    let registration = make(
+      RuleSource(
         propertyType: propertyType, containerType: property?.rootClass ?? container, scope: scope,
-        fileID: fileID, line: line, isMainActor: isMainActor, moduleName: module?.name,
-        property: property, forwardTarget: forwardTarget,
-        layer: RuleSource.Layer(depth: target.overrideDepth, isInForce: target.isInForce)),
-      make: make)
+        fileID: fileID, line: line, isMainActor: isMainActor, isAsync: isAsync,
+        moduleName: module?.name, property: property, forwardTarget: forwardTarget,
+        layer: RuleSource.Layer(depth: target.overrideDepth, isInForce: target.isInForce)))
     let (replaced, handler, dropped) = target.withStateChange { state in
       let replaced = state.rules.insert(registration)
       return (replaced, state.duplicateHandler, replaced.map { state.instances.drop($0) })

@@ -32,6 +32,11 @@ internal struct InstanceStore {
   private var builders: [ObjectIdentifier: Build] = [:]
   /// How many times each scope was reset: a build that started before a reset keeps nothing.
   private var generations: [Scope: Int] = [:]
+  /// The async builds under way (see `asyncInstance`): their scope's generation when they
+  /// started, and the tasks that wait for them, resumed when they end.
+  private var asyncBuilds: [ObjectIdentifier: (scope: Scope, generation: Int, waiters: [Waiter])] =
+    [:]
+  typealias Waiter = CheckedContinuation<Void, Never>
 
   private struct Kept {
     /// Keeps the registration, so that its identifier is not reused while the entry lives.
@@ -85,7 +90,9 @@ internal struct InstanceStore {
   /// that builds under way keep nothing; returns what it forgot, for release after unlocking.
   mutating func reset(_ scope: Scope?) -> [Any] {
     let dropped = kept.filter { scope == nil || $0.value.registration.scope == scope }
-    var scopes = Set(dropped.values.map(\.registration.scope) + builders.values.map(\.scope))
+    var scopes = Set(
+      dropped.values.map(\.registration.scope) + builders.values.map(\.scope)
+        + asyncBuilds.values.map(\.scope))
     if let scope { scopes = [scope] }
     for key in dropped.keys { kept[key] = nil }
     for scope in scopes { generations[scope, default: 0] += 1 }
@@ -110,5 +117,24 @@ internal struct InstanceStore {
     }
     builders[key] = (thread, registration.scope, generation(of: registration.scope))
     return false
+  }
+
+  /// Notes that the calling task builds `registration`'s instance asynchronously, and returns
+  /// true; or, if another task does, returns false, and `waiter` is resumed when that build ends.
+  mutating func claimAsyncBuild(of registration: AnyRegistration, orWait waiter: Waiter) -> Bool {
+    let key = ObjectIdentifier(registration)
+    guard asyncBuilds[key] == nil else {
+      asyncBuilds[key]?.waiters.append(waiter)
+      return false
+    }
+    asyncBuilds[key] = (registration.scope, generation(of: registration.scope), [])
+    return true
+  }
+
+  /// Ends the async build of `registration`: whether its scope was reset meanwhile, and the
+  /// tasks to resume (after unlocking).
+  mutating func endAsyncBuild(of registration: AnyRegistration) -> (wasReset: Bool, [Waiter]) {
+    let build = asyncBuilds.removeValue(forKey: ObjectIdentifier(registration))
+    return (build?.generation != generation(of: registration.scope), build?.waiters ?? [])
   }
 }

@@ -22,9 +22,36 @@
   package var rule: InitializerRegistry.Rule { source.rule }
 
   /// Builds the value for a sender, as `Any`; called with no lock of LazyInject held.
-  func makeAny(_ sender: AnyObject) throws -> Any {
-    fatalError("only a Registration<Property> builds")
+  func makeAny(_ sender: AnyObject) throws -> Any { fatalError("only a Registration builds") }
+
+  /// Awaits the value for a sender (nil for an initializer that takes none), as `Any`.
+  func makeAsync(_ sender: AnyObject?) async throws -> Any {
+    fatalError("only an AsyncRegistration awaits")
   }
+
+  /// Whether `prepare()` builds it: an async rule with no sender, whose scope keeps its instance.
+  var isPreparable: Bool { false }
+}
+
+/// A registration whose initializer awaits: only `load()` and `prepare()` build it; a
+/// synchronous read gets what its scope keeps, or stops with the fix.
+final class AsyncRegistration<Property>: AnyRegistration, @unchecked Sendable {
+  /// Builds the value, for a sender if `takesSender`; called with no lock of LazyInject held.
+  let make: @Sendable (AnyObject?) async throws -> Property
+  /// Whether the initializer takes the sender: one that takes none can be prepared.
+  let takesSender: Bool
+
+  init(
+    source: RuleSource, takesSender: Bool,
+    make: @escaping @Sendable (AnyObject?) async throws -> Property
+  ) {
+    (self.make, self.takesSender) = (make, takesSender)
+    super.init(source: source)
+  }
+
+  override func makeAsync(_ sender: AnyObject?) async throws -> Any { try await make(sender) }
+
+  override var isPreparable: Bool { !takesSender && policy != .none }
 }
 
 /// A registration for properties of type `Property`.
@@ -54,6 +81,8 @@ package final class RuleSource: Sendable {
   package let layer: Layer
   /// Whether the initializer runs on the main actor.
   let isMainActor: Bool
+  /// Whether the initializer awaits (an `AsyncRegistration`).
+  package let isAsync: Bool
   /// The module that made the registration, with its condition, if any.
   let moduleName: String?
   /// For a property rule, its property; nil for a rule of every property of the type.
@@ -75,12 +104,14 @@ package final class RuleSource: Sendable {
 
   init(
     propertyType: Any.Type, containerType: AnyClass?, scope: InitializerRegistry.Scope,
-    fileID: StaticString, line: UInt, isMainActor: Bool, moduleName: String?,
+    fileID: StaticString, line: UInt, isMainActor: Bool, isAsync: Bool, moduleName: String?,
     property: PropertyTarget?, forwardTarget: Any.Type?, layer: Layer
   ) {
     (self.property, self.forwardTarget, self.propertyType) = (property, forwardTarget, propertyType)
     (self.containerType, self.scope, self.fileID, self.line) = (containerType, scope, fileID, line)
-    (self.layer, self.isMainActor, self.moduleName) = (layer, isMainActor, moduleName)
+    (self.layer, self.isMainActor, self.isAsync, self.moduleName) = (
+      layer, isMainActor, isAsync, moduleName
+    )
   }
 
   /// Built on demand: type names cost more than the rest of a registration (30 µs for long
@@ -92,7 +123,7 @@ package final class RuleSource: Sendable {
       propertyCandidates: property?.candidateNames ?? [],
       forwardTargetTypeName: forwardTarget.map(typeName), scope: scope, fileID: "\(fileID)",
       line: Int(line), overrideDepth: layer.depth, isRegisteredInForce: layer.isInForce,
-      isMainActor: isMainActor, moduleName: moduleName)
+      isMainActor: isMainActor, isAsync: isAsync, moduleName: moduleName)
   }
 }
 

@@ -42,6 +42,10 @@ public struct ResolutionError: Error, CustomStringConvertible {
     /// A forward's target resolved to a value that is not of the forwarded type; see
     /// ``InitializerRegistry/forward(_:to:fileID:line:)``.
     case forwardTargetMismatch
+    /// A synchronous read, or ``InitializerRegistry/resolve(_:for:)``, met an async rule whose
+    /// scope keeps no instance yet: ``InitializerRegistry/prepare()`` or
+    /// ``LazyProjection/load()`` builds it (see <doc:AsyncInitializers>).
+    case requiresLoad
   }
 
   /// What went wrong.
@@ -52,6 +56,12 @@ public struct ResolutionError: Error, CustomStringConvertible {
 
   /// The error an initializer threw, for ``Kind/initializerFailed``.
   public let underlyingError: (any Error)?
+
+  /// For ``Kind/requiresLoad``: the async rule met, its registry, and the slot (its address) the
+  /// resolution was for, 0 for none.
+  ///
+  /// `load()` awaits that rule instead.
+  internal var pending: (registration: AnyRegistration, owner: InitializerRegistry, slot: UInt)?
 
   package init(_ kind: Kind, _ description: String, underlyingError: (any Error)? = nil) {
     (self.kind, self.description, self.underlyingError) = (kind, description, underlyingError)

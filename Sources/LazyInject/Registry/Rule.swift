@@ -59,6 +59,10 @@ extension InitializerRegistry {
     /// (``InitializerRegistry/registerOnMainActor(_:in:scope:fileID:line:_:)``).
     public let isMainActor: Bool
 
+    /// Whether the initializer is `async`: `load()` and `prepare()` build its value; a
+    /// synchronous read gets the instance its scope keeps.
+    public let isAsync: Bool
+
     /// The module that registered the rule, with its condition if it has one
     /// (`"MyApp.MockNetworkInitializers when launch argument -ui-testing"`); nil for a
     /// registration made outside a module.
@@ -100,9 +104,12 @@ extension InitializerRegistry {
       return "one property of \(owner)\(candidates)"
     }
 
-    /// `"unique scope"`, or for a forward, `"forwarded to SharedAnalytics"`.
+    /// `"unique scope"`, `"singleton scope, async"`, or for a forward, `"forwarded to
+    /// SharedAnalytics"`.
     package var what: String {
-      forwardTargetTypeName.map { "forwarded to \($0)" } ?? "\(scope.map { "\($0)" } ?? "no") scope"
+      let scope = "\(self.scope.map { "\($0)" } ?? "no") scope"
+      return (forwardTargetTypeName.map { "forwarded to \($0)" } ?? scope)
+        + (isAsync ? ", async" : "")
     }
 
     /// `"the registry"`, `"override layer 2"` or `"override layer 2 (in force)"`.
@@ -124,6 +131,7 @@ extension InitializerRegistry {
         propertyTypeName: typeName(property), containerTypeName: nil, isPropertyRule: false,
         propertyName: nil, propertyCandidates: [], forwardTargetTypeName: nil, scope: nil,
         fileID: nil, line: nil, overrideDepth: 0, isRegisteredInForce: false, isMainActor: false,
+        isAsync: false,
         moduleName: nil)
     }
   }

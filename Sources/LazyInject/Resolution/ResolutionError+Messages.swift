@@ -105,6 +105,27 @@ extension ResolutionError {
       """)
   }
 
+  /// The error of a synchronous resolution of `what` (`"T in C.property"`, for the slot at
+  /// `slot`) that met the async `registration` (of `owner`) with no instance kept; or without
+  /// one, of a synchronous read of a property that a `load()` is building: a synchronous read
+  /// never waits for an async initializer.
+  static func requiresLoad(
+    _ what: String, _ registration: AnyRegistration?, of owner: InitializerRegistry? = nil,
+    slot: UnsafeRawPointer? = nil
+  ) -> ResolutionError {
+    let why =
+      registration.map { "its rule is async (\($0.rule)) and its scope keeps no instance yet" }
+      ?? "load() is building it with an async initializer, which a synchronous read never waits for"
+    var error = ResolutionError(
+      .requiresLoad,
+      "LazyInject cannot build \(what) synchronously: \(why).\nFix: prepare it at launch (`try"
+        + " await InitializerRegistry.shared.prepare()`, for a rule with no sender whose scope"
+        + " keeps its instance), or load the property from async code before reading it (`try"
+        + " await object.$property.load()`).")
+    if let registration, let owner { error.pending = (registration, owner, UInt(bitPattern: slot)) }
+    return error
+  }
+
   static func weakScopeRequiresClass(rule: InitializerRegistry.Rule, valueType: Any.Type)
     -> ResolutionError
   {

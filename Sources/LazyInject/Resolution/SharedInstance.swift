@@ -10,7 +10,9 @@ extension InitializerRegistry {
     of registration: AnyRegistration, as property: Property.Type, for container: AnyObject,
     frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?
   ) throws -> Property {
-    guard registration.propertyType == property, registration.policy == .none else {
+    guard registration.propertyType == property, registration.policy == .none,
+      !registration.source.isAsync
+    else {
       return try sharedInstance(
         of: registration, as: property, for: container, frame: frame, stack: stack)
     }
@@ -19,14 +21,20 @@ extension InitializerRegistry {
       unsafeDowncast(registration, to: Registration<Property>.self), for: container)
   }
 
-  /// The value of a shared `registration`, or of one of another type (a rule of `T` serving a
-  /// `T?` property), as a `Property`.
+  /// The value of a shared `registration`, or of one of another type (a rule of `T` serving a `T?`
+  /// property), as a `Property`.
+  ///
+  /// Of an async one, only what its scope keeps: a synchronous resolution never awaits.
   private func sharedInstance<Property>(
     of registration: AnyRegistration, as property: Property.Type, for container: AnyObject,
     frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?
   ) throws -> Property {
-    guard registration.propertyType == property else {
+    guard registration.propertyType == property, !registration.source.isAsync else {
       return try sharedInstance(of: registration, for: container, frame: frame, stack: stack) {
+        if registration.source.isAsync {
+          throw ResolutionError.requiresLoad(
+            frame.pointee.summary, registration, of: self, slot: frame.pointee.slot)
+        }
         do { return try registration.makeAny(container) } catch {
           throw Self.failure(error, of: registration)
         }
@@ -132,6 +140,67 @@ extension InitializerRegistry {
     }
     sharedBuild?.keeper.withLock { $0 = keeper }
     return value
+  }
+
+  /// The value of this registry's async `registration` for `container` (nil for an initializer
+  /// that takes no sender), built once per scope: what `load()` and `prepare()` await.
+  ///
+  /// A task that finds the build under way in another task waits for it, then looks again; a
+  /// failed build keeps nothing, and the next caller builds anew. Under override layers, the
+  /// innermost one over this registry keeps the instance: a build's own `load()`s cross
+  /// suspensions, where no frame records the rules they use.
+  nonisolated(nonsending) func asyncInstance(
+    of registration: AnyRegistration, for container: AnyObject?
+  )
+    async throws -> Any
+  {
+    let step = WaitGraph.Held(
+      slot: 0, registration: ObjectIdentifier(registration), summary: "\(registration.rule)")
+    let build = { () async throws -> Any in
+      try await AsyncChain.with(step) {
+        do { return try await registration.makeAsync(container) } catch {
+          throw Self.failure(error, of: registration)
+        }
+      }
+    }
+    guard registration.policy != .none else { return try await build() }
+    if let error = AsyncChain.cycle(closedBy: step) { throw error }
+    let keeper =
+      overrideDepth == 0 ? OverrideScope.innermostLayer(over: self)?.registry ?? self : self
+    while true {
+      if keeper !== self, let kept = withState({ $0.instances.instance(of: registration) }) {
+        return kept
+      }
+      let task = AsyncChain.current ?? AsyncChain([])
+      if let error = WaitGraph.willWait(
+        for: .registration(ObjectIdentifier(registration)), as: task)
+      {
+        throw error
+      }
+      var (kept, isClaimed): (Any?, Bool) = (nil, false)
+      await withCheckedContinuation { (waiter: InstanceStore.Waiter) in
+        keeper.withState { state in
+          kept = state.instances.instance(of: registration)
+          isClaimed =
+            kept == nil && state.instances.claimAsyncBuild(of: registration, orWait: waiter)
+        }
+        if kept != nil || isClaimed { waiter.resume() }
+      }
+      WaitGraph.didWait(as: task)
+      if let kept { return kept }
+      guard isClaimed else { continue }  // The other task's build ended: look again.
+      let result: Result<Any, any Error>
+      do { result = .success(try await build()) } catch { result = .failure(error) }
+      let (waiters, failure) = keeper.withState { state -> ([InstanceStore.Waiter], (any Error)?) in
+        let (wasReset, waiters) = state.instances.endAsyncBuild(of: registration)
+        guard !wasReset, case .success(let value) = result else { return (waiters, nil) }
+        do { try keep(value, of: registration, in: &state) } catch { return (waiters, error) }
+        return (waiters, nil)
+      }
+      for waiter in waiters { waiter.resume() }
+      if let failure { throw failure }
+      return try result.get()
+    }
   }
 
   /// Keeps `value` for `registration` in `state`.

@@ -17,35 +17,64 @@ internal enum WaitGraph {
   }
 
   private struct Waiter {
-    let thread: UnsafeRawPointer
+    /// The waiting thread, or the waiting task's `AsyncChain`.
+    let id: UnsafeRawPointer
     let resource: Resource
-    /// The waiting thread's resolutions, outermost first: what it builds.
+    /// What the waiter builds, outermost first.
     ///
     /// Stable while it waits.
-    let chain: [ResolutionFrame]
+    let chain: [Held]
+  }
+
+  /// What a thread's resolution frame, or a task's async resolution, builds.
+  struct Held: Sendable {
+    /// The slot's address, or 0.
+    let slot: UInt
+    let registration: ObjectIdentifier?
+    let summary: String
+
+    /// What it builds, as a resource.
+    var resource: Resource {
+      registration.map { .registration($0) } ?? .slot(UnsafeRawPointer(bitPattern: slot)!)
+    }
+
+    /// Whether it builds `resource`.
+    func holds(_ resource: Resource) -> Bool {
+      switch resource {
+      case .slot(let address): slot == UInt(bitPattern: address)
+      case .registration(let identifier): registration == identifier
+      }
+    }
   }
 
   private static let waiters = Protected<[Waiter]>([])
 
-  /// Records that this thread is about to wait for `resource`, or returns the error to report
-  /// instead if waiting would close a cycle.
+  /// Records that this thread (or, with `task`, the task whose async resolutions it is) is about
+  /// to wait for `resource`, or returns the error to report instead if waiting would close a
+  /// cycle.
   ///
-  /// Call ``didWait()`` when the wait ends, unless this returned an error.
-  static func willWait(for resource: Resource) -> ResolutionError? {
-    let (thread, chain) = (_lazyinject_thread_identity(), ResolutionFrame.chain)
+  /// Call ``didWait(as:)`` when the wait ends, unless this returned an error.
+  static func willWait(for resource: Resource, as task: AsyncChain? = nil) -> ResolutionError? {
+    let (waiter, chain) = (
+      id(task),
+      task?.steps
+        ?? ResolutionFrame.chain.map {
+          Held(slot: UInt(bitPattern: $0.slot), registration: $0.building, summary: $0.summary)
+        }
+    )
     let hops: [Waiter]? = waiters.withLock { waiters in
       var hops: [Waiter] = []
       var wanted = resource
       while hops.count < waiters.count,
-        let holder = waiters.first(where: { waiter in
-          waiter.thread != thread && waiter.chain.contains { $0.holds(wanted) }
+        let holder = waiters.first(where: { other in
+          other.id != waiter && other.chain.contains { $0.holds(wanted) }
         })
       {
         hops.append(holder)
         if chain.contains(where: { $0.holds(holder.resource) }) { return hops }
         wanted = holder.resource
       }
-      waiters.append(Waiter(thread: thread, resource: resource, chain: chain))
+      waiters.append(Waiter(id: waiter, resource: resource, chain: chain))
       return nil
     }
     guard let hops else { return nil }
@@ -62,21 +91,43 @@ internal enum WaitGraph {
     return .dependencyCycle(steps: steps, isDepthLimit: false, acrossThreads: true)
   }
 
-  /// Removes this thread's record once its wait has ended.
-  static func didWait() {
-    let thread = _lazyinject_thread_identity()
+  /// Removes the record of this thread (or of `task`) once its wait has ended.
+  static func didWait(as task: AsyncChain? = nil) {
     waiters.withLock { waiters in
-      if let index = waiters.lastIndex(where: { $0.thread == thread }) { waiters.remove(at: index) }
+      if let index = waiters.lastIndex(where: { $0.id == id(task) }) { waiters.remove(at: index) }
     }
+  }
+
+  /// The waiter: `task`'s chain, or else the calling thread.
+  private static func id(_ task: AsyncChain?) -> UnsafeRawPointer {
+    task.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
+      ?? _lazyinject_thread_identity()
   }
 }
 
-extension ResolutionFrame {
-  /// Whether this resolution is building `resource`.
-  fileprivate func holds(_ resource: WaitGraph.Resource) -> Bool {
-    switch resource {
-    case .slot(let address): slot == address
-    case .registration(let identifier): building == identifier
-    }
+/// The async resolutions a task is inside, outermost first: what it builds, so that a cycle is
+/// reported instead of awaited forever (within the task by `with`, across tasks by `WaitGraph`).
+internal final class AsyncChain: Sendable {
+  let steps: [WaitGraph.Held]
+
+  init(_ steps: [WaitGraph.Held]) { self.steps = steps }
+
+  @TaskLocal static var current: AsyncChain?
+
+  /// Runs `body` as the step `step` of the calling task, or throws the cycle that `step` closes
+  /// (the task builds it already).
+  static func with<Result>(_ step: WaitGraph.Held, _ body: () async throws -> Result)
+    async throws -> Result
+  {
+    let steps = current?.steps ?? []
+    if let error = cycle(closedBy: step) { throw error }
+    return try await $current.withValue(AsyncChain(steps + [step]), operation: body)
+  }
+
+  /// The cycle error if the calling task builds what `step` names already.
+  static func cycle(closedBy step: WaitGraph.Held) -> ResolutionError? {
+    let steps = current?.steps ?? []
+    guard steps.contains(where: { $0.holds(step.resource) }) else { return nil }
+    return .dependencyCycle(steps: steps.map(\.summary) + [step.summary], isDepthLimit: false)
   }
 }

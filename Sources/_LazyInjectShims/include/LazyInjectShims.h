@@ -52,14 +52,13 @@ static inline void _lazyinject_unlock(const void *_Nonnull object) {
 
 /// The hash of a (property type, container class) pair, by their metadata addresses: the
 /// resolution cache and the express table probe by its low bits. Mixed in 64 bits whatever the
-/// word size (on watchOS's arm64_32, shifting a word by 32 would be undefined behaviour), with
-/// splitmix64's finalizer: metadata addresses are aligned and evenly spaced, and a plain
-/// multiplicative hash left most buckets of a table empty (`PairHashTests`).
+/// word size (on watchOS's arm64_32, shifting a word by 32 would be undefined behaviour), and
+/// folded so that the low bits depend on every bit of both: metadata addresses are aligned and
+/// evenly spaced, and a plain multiplicative hash left most buckets of a table empty
+/// (`PairHashTests`).
 static inline uint64_t _lazyinject_hash_words(uint64_t property, uint64_t container) {
-  uint64_t mixed = property * 0x9E3779B97F4A7C15ull ^ container;
-  mixed = (mixed ^ (mixed >> 30)) * 0xBF58476D1CE4E5B9ull;
-  mixed = (mixed ^ (mixed >> 27)) * 0x94D049BB133111EBull;
-  return mixed ^ (mixed >> 31);
+  uint64_t mixed = (property ^ container * 0xC2B2AE3D27D4EB4Full) * 0x9E3779B97F4A7C15ull;
+  return mixed ^ (mixed >> 32);
 }
 static inline uintptr_t _lazyinject_pair_hash(const void *_Nonnull property,
                                               const void *_Nonnull container) {
