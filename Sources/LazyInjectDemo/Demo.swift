@@ -9,7 +9,7 @@ enum Demo {
   /// its module and times the check for `--check`; returns the exit status, 1 for an unknown
   /// scene or a failed check.
   @MainActor
-  static func run(arguments: [String], echo: Bool = true) -> Int32 {
+  static func run(arguments: [String], echo: Bool = true) async -> Int32 {
     // Read by a module's condition when the registry is first used, not by a scene.
     let arguments = arguments.filter { $0 != UITestingInitializers.launchArgument }
     if arguments == ["--list"] {
@@ -41,7 +41,7 @@ enum Demo {
           index > 0
             ? "\n== \(scene.title) [\(scene.name)] ==" : "== \(scene.title) [\(scene.name)] ==")
       }
-      scene.perform(echo: echo)
+      await scene.perform(echo: echo)
     }
     return 0
   }

@@ -4,7 +4,7 @@ import LazyInject
 struct Scene: Sendable {
   let name: String
   let title: String
-  let run: @MainActor @Sendable () -> Void
+  let run: @MainActor @Sendable () async -> Void
 
   /// The scenes in the article's order.
   static let all: [Scene] = [
@@ -19,7 +19,9 @@ struct Scene: Sendable {
     Scene(name: "protocols", title: "Protocol-typed properties", run: ProtocolScene.run),
     Scene(name: "mocks", title: "Swapping in a mock", run: MockScene.run),
     Scene(name: "coordinators", title: "Coordinators and child flows", run: CoordinatorScene.run),
-    Scene(name: "news", title: "A news list refreshed in the background", run: NewsScene.run),
+    Scene(
+      name: "news", title: "A news store opened at launch, refreshed in the background",
+      run: NewsScene.run),
     Scene(name: "session", title: "Log-out resets the session scope", run: SessionScene.run),
     Scene(
       name: "weak-coordinator", title: "A weak back-reference to the coordinator",
@@ -31,10 +33,10 @@ struct Scene: Sendable {
 
   /// Runs the scene from a clean slate: new serial numbers, no singletons left by earlier scenes.
   @MainActor
-  func perform(echo: Bool = true) {
+  func perform(echo: Bool = true) async {
     Narrator.shared.reset(echo: echo)
     InitializerRegistry.shared.resetSingletons()
-    run()
+    await run()
   }
 
   static func named(_ name: String) -> Scene? {

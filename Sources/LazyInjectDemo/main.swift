@@ -15,7 +15,4 @@
   import Darwin
 #endif
 
-let status = MainActor.assumeIsolated {
-  Demo.run(arguments: Array(CommandLine.arguments.dropFirst()))
-}
-exit(status)
+exit(await Demo.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -31,9 +31,8 @@ void _lazyinject_checked_note_mutex(const void *mutex, int isLocked) {
 }
 
 int _lazyinject_checked_holds_mutex(const void *mutex) {
-  for (intptr_t index = 0; index < held_mutex_count && index < 16; index++) {
+  for (intptr_t index = 0; index < held_mutex_count && index < 16; index++)
     if (held_mutexes[index] == mutex) return 1;
-  }
   return held_mutex_count > 16;  // Beyond what is noted: cannot tell, so do not fail.
 }
 

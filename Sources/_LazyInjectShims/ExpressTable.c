@@ -47,9 +47,8 @@ void _lazyinject_express_insert(const void *property, const void *container, voi
       _lazyinject_express_table *grown =
           allocate(sizeof(_lazyinject_express_table) + capacity * sizeof(void *));
       grown->mask = capacity - 1;
-      for (uintptr_t index = 0; table != 0 && index <= table->mask; index++) {
+      for (uintptr_t index = 0; table != 0 && index <= table->mask; index++)
         if (table->slots[index] != 0) place(grown, table->slots[index]);
-      }
       place(grown, entry);
       __atomic_store_n(&_lazyinject_express_storage, grown, __ATOMIC_RELEASE);
       wait_for_readers();  // Of the old array only: the entries live on in the new one.

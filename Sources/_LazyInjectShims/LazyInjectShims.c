@@ -6,12 +6,11 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #if defined(__APPLE__)
 #include <sys/resource.h>
-#include <unistd.h>
 #else
 #include <sys/syscall.h>
-#include <unistd.h>
 #endif
 
 _lazyinject_stripe _lazyinject_stripes[LAZYINJECT_STRIPE_COUNT];
@@ -94,14 +93,12 @@ extern const void *swift_getTypeContextDescriptor(const void *metadata);
 
 /// Metadata kinds of the Swift ABI (MetadataKind.def): every kind above the last enumerated one
 /// is an Objective-C class's isa pointer.
-#define LAZYINJECT_CLASS_KIND 0
-#define LAZYINJECT_FOREIGN_CLASS_KIND 0x203
-#define LAZYINJECT_EXISTENTIAL_KIND 0x303
-#define LAZYINJECT_EXTENDED_EXISTENTIAL_KIND 0x307
-#define LAZYINJECT_OBJC_CLASS_WRAPPER_KIND 0x305
-#define LAZYINJECT_LAST_ENUMERATED_KIND 0x7FF
-#define LAZYINJECT_STRUCT_KIND 0x200
-#define LAZYINJECT_ENUM_KIND 0x201
+enum {
+  LAZYINJECT_CLASS_KIND = 0, LAZYINJECT_STRUCT_KIND = 0x200, LAZYINJECT_ENUM_KIND = 0x201,
+  LAZYINJECT_FOREIGN_CLASS_KIND = 0x203, LAZYINJECT_EXISTENTIAL_KIND = 0x303,
+  LAZYINJECT_OBJC_CLASS_WRAPPER_KIND = 0x305, LAZYINJECT_EXTENDED_EXISTENTIAL_KIND = 0x307,
+  LAZYINJECT_LAST_ENUMERATED_KIND = 0x7FF,
+};
 
 /// ExistentialTypeFlags: the bit that says the existential is not class-bound.
 #define LAZYINJECT_EXISTENTIAL_ANY_CONSTRAINT 0x80000000u

@@ -8,9 +8,9 @@ import Testing
 
 /// Runs `scene` silently and returns what it said.
 @MainActor
-private func lines(of scene: String) throws -> [String] {
+private func lines(of scene: String) async throws -> [String] {
   let scene = try #require(Scene.named(scene))
-  scene.perform(echo: false)
+  await scene.perform(echo: false)
   return Narrator.shared.lines
 }
 
@@ -22,18 +22,18 @@ private func index(of text: String, in lines: [String]) throws -> Int {
 @MainActor
 @Suite(.serialized)
 struct DemoTests {
-  @Test func testSceneListNamesEverySceneInTheArticlesOrder() {
+  @Test func testSceneListNamesEverySceneInTheArticlesOrder() async {
     #expect(
       Scene.all.map(\.name) == [
         "boilerplate", "custom-initializer", "container-specific", "singletons", "modules",
         "protocols", "mocks", "coordinators", "news", "session", "weak-coordinator",
         "two-loggers",
       ])
-    #expect(Demo.run(arguments: ["--list"], echo: false) == 0)
+    #expect(await Demo.run(arguments: ["--list"], echo: false) == 0)
   }
 
-  @Test func testTwoLoggersSceneGivesEachPropertyItsOwnRule() throws {
-    let lines = try lines(of: "two-loggers")
+  @Test func testTwoLoggersSceneGivesEachPropertyItsOwnRule() async throws {
+    let lines = try await lines(of: "two-loggers")
     #expect(lines.contains("OrdersViewController #1.auditLog is Logger #1, audit;"))
     #expect(lines.contains("  its debugLog is Logger #2, debug."))
     #expect(lines.contains("OrdersViewController #2.auditLog is Logger #1, audit;"))
@@ -55,21 +55,21 @@ struct DemoTests {
       })
   }
 
-  @Test func testUnknownSceneFails() {
-    #expect(Demo.run(arguments: ["no-such-scene"], echo: false) == 1)
+  @Test func testUnknownSceneFails() async {
+    #expect(await Demo.run(arguments: ["no-such-scene"], echo: false) == 1)
   }
 
-  @Test func testEverySceneRuns() {
-    #expect(Demo.run(arguments: [], echo: false) == 0)
+  @Test func testEverySceneRuns() async {
+    #expect(await Demo.run(arguments: [], echo: false) == 0)
   }
 
   @Test func testCheckPassesAndPrintsTheLineTheBenchmarksRead() async throws {
-    #expect(Demo.run(arguments: ["--check"], echo: false) == 0)
+    #expect(await Demo.run(arguments: ["--check"], echo: false) == 0)
     // In a fresh process, as the benchmarks run `LazyInjectDemo --check`.
     let result = try #require(
       await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
         startWatchdog()
-        let status = await MainActor.run { Demo.run(arguments: ["--check"]) }
+        let status = await Demo.run(arguments: ["--check"])
         exit(status)
       })
     // What measureDemo (Benchmarks) reads from the last line: "Checked 39 properties of 38
@@ -85,8 +85,8 @@ struct DemoTests {
     #expect(sentence.hasSuffix(" ms over 30."))
   }
 
-  @Test func testBoilerplateSceneBuildsOnlyInLoadResourcesAndReleasesWithTheController() throws {
-    let lines = try lines(of: "boilerplate")
+  @Test func testBoilerplateSceneBuildsOnlyInLoadResourcesAndReleasesWithTheController() async throws {
+    let lines = try await lines(of: "boilerplate")
     #expect(lines.contains("Built so far: progressViewService false, resourceLoader false."))
     let withLazy = try index(of: "With @Lazy", in: lines)
     let load = try #require(lines[withLazy...].firstIndex(of: "loadResources():"))
@@ -100,14 +100,14 @@ struct DemoTests {
     #expect(lines.filter { $0.contains("built") && $0.contains("#3") }.isEmpty)
   }
 
-  @Test func testCustomInitializerSceneBuildsTheServiceFromItsSender() throws {
-    let lines = try lines(of: "custom-initializer")
+  @Test func testCustomInitializerSceneBuildsTheServiceFromItsSender() async throws {
+    let lines = try await lines(of: "custom-initializer")
     #expect(lines.contains("  ProgressViewService #1 built for UsersViewController #1"))
     #expect(lines.contains("The service was built for this controller: true."))
   }
 
-  @Test func testContainerSpecificSceneGivesEachControllerItsLoader() throws {
-    let lines = try lines(of: "container-specific")
+  @Test func testContainerSpecificSceneGivesEachControllerItsLoader() async throws {
+    let lines = try await lines(of: "container-specific")
     #expect(lines.contains("  -> ResourceLoader #1, the users loader"))
     #expect(lines.contains("  -> ResourceLoader #2, the projects loader"))
     #expect(lines.contains("  -> ResourceLoader #3, the default loader"))
@@ -116,23 +116,23 @@ struct DemoTests {
     #expect(lines.contains { $0.contains("inherited by LazyInjectDemo.AdminUsersViewController") })
   }
 
-  @Test func testSingletonSceneSharesOneRequestManager() throws {
-    let lines = try lines(of: "singletons")
+  @Test func testSingletonSceneSharesOneRequestManager() async throws {
+    let lines = try await lines(of: "singletons")
     #expect(lines.filter { $0.hasSuffix("built") && $0.contains("RequestManager") }.count == 1)
     #expect(lines.contains("  RequestManager #1 GET /users"))
     #expect(lines.contains("  RequestManager #1 GET /projects"))
     #expect(lines.contains("Same instance: true."))
   }
 
-  @Test func testSharedRegistryInstalledTheDemoModulesWithoutAnyCall() throws {
+  @Test func testSharedRegistryInstalledTheDemoModulesWithoutAnyCall() async throws {
     // Nothing in the demo or its tests calls install: the conformance in AutomaticModules.swift
     // made `.shared` install them before its first resolution.
     _ = UsersViewController().resourceLoader
     #expect(InitializerRegistry.shared.description.contains("LazyInjectDemo.NewsStore"))
   }
 
-  @Test func testModulesSceneListsTheRegistrationsOfEveryModule() throws {
-    let lines = try lines(of: "modules")
+  @Test func testModulesSceneListsTheRegistrationsOfEveryModule() async throws {
+    let lines = try await lines(of: "modules")
     #expect(lines.contains { $0.hasPrefix("  InitializerRegistry, ") })
     for file in [
       "ServiceInitializers", "LoaderInitializers", "NetworkInitializers",
@@ -142,14 +142,14 @@ struct DemoTests {
     }
   }
 
-  @Test func testProtocolSceneResolvesTheExistentialPerContainer() throws {
-    let lines = try lines(of: "protocols")
+  @Test func testProtocolSceneResolvesTheExistentialPerContainer() async throws {
+    let lines = try await lines(of: "protocols")
     #expect(lines.contains("  ResourceLoader #1 built (any ResourceLoading)"))
     #expect(lines.contains("  CachedLoader #1 serves cached resources"))
   }
 
-  @Test func testMockSceneUsesTheMockOnlyInsideTheOverride() throws {
-    let lines = try lines(of: "mocks")
+  @Test func testMockSceneUsesTheMockOnlyInsideTheOverride() async throws {
+    let lines = try await lines(of: "mocks")
     let mock = try index(of: "(mock) returns canned resources for /users", in: lines)
     let production = lines.indices.filter { lines[$0].contains("RequestManager #1 GET /users") }
     #expect(production.count == 2)
@@ -157,8 +157,8 @@ struct DemoTests {
     #expect(lines.filter { $0 == "  RequestManager #1 built" }.count == 1)
   }
 
-  @Test func testCoordinatorSceneReleasesTheFinishedChildFlow() throws {
-    let lines = try lines(of: "coordinators")
+  @Test func testCoordinatorSceneReleasesTheFinishedChildFlow() async throws {
+    let lines = try await lines(of: "coordinators")
     #expect(lines.contains("AppCoordinator #1 created; its dependencies are not built yet: true."))
     let finished = try index(of: "AuthCoordinator #1 finished", in: lines)
     let released = try index(of: "AuthCoordinator #1 released", in: lines)
@@ -168,31 +168,36 @@ struct DemoTests {
     #expect(lines.filter { $0.contains("DefaultCoordinatorDependencies built") }.count == 1)
   }
 
-  @Test func testNewsSceneAllocatesOnFirstAccessAndDefersReloadsOffScreen() throws {
-    let lines = try lines(of: "news")
-    #expect(lines.contains("The app launches; the news list is not allocated: true."))
-    let appears = try index(of: "The news table appears:", in: lines)
-    let allocated = try index(of: "NewsStore allocated on first access", in: lines)
-    #expect(allocated == appears + 1)
+  @Test func testNewsSceneOpensTheStoreAtLaunchAndDefersReloadsOffScreen() async throws {
+    let lines = try await lines(of: "news")
+    let launch = try index(of: "opens the news store asynchronously: prepare()", in: lines)
+    let opened = try index(of: "NewsStore opened", in: lines)
+    #expect(opened == launch + 1)
+    #expect(lines.contains("The app delegate reads the prepared store: 1 item(s)."))
     #expect(lines.contains("Same store for the app delegate and the table: true."))
     let offScreen = try index(of: "is off screen", in: lines)
     let deferred = lines.indices.filter { lines[$0].contains("reload deferred") }
     #expect(!deferred.isEmpty && deferred.allSatisfy { $0 > offScreen })
     #expect(lines.contains { $0.contains("back on screen and reloads the deferred change") })
     #expect(lines.contains("Observers left: 0."))
+    #expect(
+      lines.contains {
+        $0.hasPrefix("  StoryViewController shows the thumbnail of \"News text")
+          && $0.hasSuffix("later reads: true")
+      })
     let results = lines.filter { $0.hasPrefix("  completion:") }
     #expect(results.count == 7)
     #expect(Set(results) == ["  completion: new data", "  completion: no data"])
   }
 
-  @Test func testOutputIsTheSameOnEveryRun() throws {
-    let first = try lines(of: "news") + lines(of: "coordinators")
-    let second = try lines(of: "news") + lines(of: "coordinators")
+  @Test func testOutputIsTheSameOnEveryRun() async throws {
+    let first = try await lines(of: "news") + lines(of: "coordinators")
+    let second = try await lines(of: "news") + lines(of: "coordinators")
     #expect(first == second)
   }
 
-  @Test func testSessionSceneResetsTheSessionAtLogOutAndKeepsTheSingleton() throws {
-    let lines = try lines(of: "session")
+  @Test func testSessionSceneResetsTheSessionAtLogOutAndKeepsTheSingleton() async throws {
+    let lines = try await lines(of: "session")
     #expect(
       lines.contains(
         "  AccountViewController #1 and AccountViewController #2 share UserSession #1: true"))
@@ -202,8 +207,8 @@ struct DemoTests {
     #expect(lines.contains("  The RequestManager singleton is untouched: true"))
   }
 
-  @Test func testWeakCoordinatorSceneReleasesTheFlowTheScreenPointsTo() throws {
-    let lines = try lines(of: "weak-coordinator")
+  @Test func testWeakCoordinatorSceneReleasesTheFlowTheScreenPointsTo() async throws {
+    let lines = try await lines(of: "weak-coordinator")
     #expect(lines.contains("CheckoutScreen #1.coordinator is CheckoutCoordinator #1, held weakly."))
     let released = try index(of: "CheckoutCoordinator #1 released", in: lines)
     let after = try index(of: "CheckoutScreen #1.coordinator is now nil.", in: lines)

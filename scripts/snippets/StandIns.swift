@@ -104,6 +104,32 @@ nonisolated final class UserProfile: Sendable {
   static func load() -> UserProfile { UserProfile() }
 }
 
+// Services that must await to exist.
+
+nonisolated final class Database: Sendable {
+  static func open() async throws -> Database { Database() }
+  func migrate() async throws {}
+}
+
+nonisolated final class Avatar: Sendable {
+  static func load(for userID: Int) async throws -> Avatar { Avatar() }
+}
+
+final class ProfileScreen: UIViewController {
+  let userID = 1
+  @Lazy var avatar: Avatar
+  @Lazy var database: Database
+}
+
+final class SettingsScreen: UIViewController {
+  @Lazy var database: Database
+}
+
+@MainActor
+final class ProfileModel {
+  static func load() async -> ProfileModel { ProfileModel() }
+}
+
 // UI services: main-actor types in every app target, as UIKit's are.
 
 @MainActor

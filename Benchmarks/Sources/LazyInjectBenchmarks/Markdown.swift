@@ -98,6 +98,7 @@ extension Results {
       | LazyInject: register \(registration.count) initializers, per registration | \(format(ns: registration.lazyInjectPerRegistration)) |
       | Swinject: register \(registration.count) factories, per registration | \(format(ns: registration.swinjectPerRegistration)) |
       | LazyInject: install a module of 10 registrations | \(format(ns: registration.perModule)) |
+      | LazyInject: `prepare()` of 100 async singletons that each sleep 10 ms | \(format(ms: preparation)) |
 
       """
     md += "\n" + registryLock.markdown

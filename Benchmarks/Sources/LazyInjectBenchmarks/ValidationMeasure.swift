@@ -192,6 +192,6 @@ extension ValidationMeasurement {
   }
 }
 
-private func format(ms: Double) -> String {
+func format(ms: Double) -> String {
   String(format: "%.2f ms", ms)
 }

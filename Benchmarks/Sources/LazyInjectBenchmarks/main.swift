@@ -135,6 +135,7 @@ let results = Results(
   memory: step("memory") { measureMemory() },
   objectBytes: objectBytes(),
   registration: step("registration") { measureRegistration(settings) },
+  preparation: await measurePreparation(isQuick: isQuick),
   registryLock: step("work under the registry lock") { measureRegistryLock(settings) },
   validation: step("validate(classesIn:)") { measureValidation(settings, isQuick: isQuick) })
 

@@ -30,9 +30,7 @@ extension InitializerRegistry: CustomStringConvertible {
     }
     return lines.joined(separator: "\n")
   }
-}
 
-extension InitializerRegistry {
   /// Every registration of this registry (not of its layers), in no order.
   package var registrations: [AnyRegistration] { withState { $0.rules.allRegistrations } }
 }

@@ -42,9 +42,8 @@ extension InitializerRegistry {
       let identity = PropertyIdentity.field(offset: field.offset)
       return (field, decide(propertyType, in: containerType, for: identity, searching: registries))
     }
-    var lines = [
-      "How LazyInject resolves \(typeName(propertyType)) for \(typeName(containerType)):"
-    ]
+    let container = typeName(containerType)
+    var lines = ["How LazyInject resolves \(typeName(propertyType)) for \(container):"]
     for registry in registries {
       lines.append("\(registry.layerTitle):")
       let entry = registry.withState { $0.rules.entry(for: propertyType, in: containerType) }
@@ -56,9 +55,8 @@ extension InitializerRegistry {
           served.registration === rule
           ? " <- used" + (property.isEmpty ? "" : " for it")
           : served.registration.map { ", shadowed by \($0.source.layer.name)" } ?? ""
-        lines.append(
-          "  \(subject): registered\(layer)\(property), \(rule.rule.what)\(rule.rule.details)\(use)"
-        )
+        let what = "\(rule.rule.what)\(rule.rule.details)\(use)"
+        lines.append("  \(subject): registered\(layer)\(property), \(what)")
       }
       var matched = false  // Classes past the one whose rule matched are not searched.
       for ancestor in ancestry(of: containerType) {
@@ -85,7 +83,7 @@ extension InitializerRegistry {
       served.registration.flatMap { $0.source.property == nil ? nil : $0.rule }.map { rule in
         let layer = rule.overrideDepth == 0 ? "" : " in \(rule.layerName)"
         return
-          "Result for \(typeName(containerType)).\(field.displayName): its property rule\(layer), \(rule.what)\(rule.details)."
+          "Result for \(container).\(field.displayName): its property rule\(layer), \(rule.what)\(rule.details)."
       }
     }
     lines +=
@@ -106,7 +104,7 @@ extension InitializerRegistry {
     registries: [InitializerRegistry]
   ) -> String {
     let wrapped = LazyInject.wrappedType(of: property) ?? property
-    switch PropertyCheck.Outcome(decision, registries: registries) {
+    switch PropertyCheck.Outcome.classify(decision, registries: registries) {
     case .rule(let found, _):
       return Self.used(found, for: property, in: container)
     case .defaultInitializer:

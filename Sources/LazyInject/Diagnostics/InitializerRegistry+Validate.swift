@@ -27,9 +27,7 @@ extension InitializerRegistry {
   public func validate(_ container: AnyObject) throws {
     let containerClass: AnyClass = type(of: container)
     let fields: [LazyField]
-    do {
-      fields = try LazyField.fields(of: containerClass)
-    } catch {
+    do { fields = try LazyField.fields(of: containerClass) } catch {
       throw ResolutionError(.unresolvableProperties, error.message(typeName(containerClass)))
     }
     var problems: [PropertyCheck] = []
@@ -50,9 +48,7 @@ extension InitializerRegistry {
         + (breakdown.map { " (\($0))" } ?? "") + ":", problems,
       searchedLayers: Self.layerCount(of: registries))
   }
-}
 
-extension InitializerRegistry {
   /// The start of an error's title for `problems`: `"cannot resolve 2 properties"` when a read
   /// of each would stop the program; else `"found problems with 3 properties"`, with a
   /// breakdown such as `"1 cannot be resolved, 2 are always nil"`.

@@ -64,9 +64,7 @@ package struct PropertyCheck {
         .listed(after: "; registered for related types, which it does not use: ")
       let others = otherProperties.map(\.rule).map { $0.property(of: $0.containerTypeName ?? "?") }
         .listed(after: "; its type's property rules here serve only ", separator: ", ")
-      return "\(path)\(declared); searched\(layers) "
-        + ancestry(of: containerClass).map(typeName).joined(separator: ", ")
-        + ", then the root default\(others)\(near)"
+      return "\(path)\(declared); searched\(layers) \(searchOrder(containerClass))\(others)\(near)"
     case .nearMiss(let nearMisses):
       let wrapped = wrappedType(of: field.valueType) ?? field.valueType
       return "\(path)\(declared) is always nil: no rule serves \(codeName(wrapped)), and these"
@@ -105,24 +103,20 @@ package struct PropertyCheck {
         + " type that has a registration"
     }
     let near = nearMisses.map(\.description).listed(after: "; registered for related types: ")
-    return "\(chain), which has no rule: searched "
-      + ancestry(of: containerClass).map(typeName).joined(separator: ", ")
-      + ", then the root default\(near). Fix: register \(codeName(target)) (or make it"
-      + " DefaultInitializable), or forward to a type that has a rule"
+    return "\(chain), which has no rule: searched \(searchOrder(containerClass))\(near). Fix:"
+      + " register \(codeName(target)) (or make it DefaultInitializable), or forward to a type that"
+      + " has a rule"
   }
 }
 
 extension PropertyCheck.Outcome {
-  /// What `decision`, made following forwards, means for a read.
+  /// What `decision`, made following forwards, means for a read; `forwards`: the forwards
+  /// followed to it.
   ///
   /// The classification that `validate`, `explain` and the graph report. `registries` are those
   /// it searched (near misses are looked for there).
-  init(_ decision: InitializerRegistry.Decision, registries: [InitializerRegistry]) {
-    self = Self.classify(decision, forwards: [], registries: registries)
-  }
-
-  private static func classify(
-    _ decision: InitializerRegistry.Decision, forwards: [AnyRegistration],
+  static func classify(
+    _ decision: InitializerRegistry.Decision, forwards: [AnyRegistration] = [],
     registries: [InitializerRegistry]
   ) -> Self {
     let nearMisses = { InitializerRegistry.nearMisses(for: $0, in: registries) }
@@ -177,9 +171,15 @@ extension InitializerRegistry {
     let decision = decide(
       field.valueType, in: containerClass, for: identity, searching: registries,
       followingForwards: true)
-    let outcome = PropertyCheck.Outcome(decision, registries: registries)
+    let outcome = PropertyCheck.Outcome.classify(decision, registries: registries)
     return PropertyCheck(containerClass: containerClass, field: field, outcome: outcome)
   }
+}
+
+/// `"MyApp.Screen, MyApp.ViewController, then the root default"`: the classes a search for an
+/// object of `containerClass` goes through, in order.
+private func searchOrder(_ containerClass: AnyClass) -> String {
+  ancestry(of: containerClass).map(typeName).joined(separator: ", ") + ", then the root default"
 }
 
 extension [String] {

@@ -5,10 +5,7 @@ import _LazyInjectShims
 @usableFromInline internal enum _FirstRead {
   /// Guards waits for a value another thread or task is building: the tasks that wait (resumed
   /// by `didPublish`), and the slots whose `load()` awaits an async initializer.
-  private static let gate = Protected<
-    (tasks: [CheckedContinuation<Void, Never>], awaited: Set<UInt>)
-  >(
-    ([], []))
+  private static let gate = Protected((tasks: [InstanceStore.Waiter](), awaited: Set<UInt>()))
 
   /// Resolves `Value` for `container` through the property's `slot`, or stops the program.
   ///
@@ -206,9 +203,7 @@ import _LazyInjectShims
       Unmanaged<AnyObject>.fromOpaque(pointer).release()
     }
   }
-}
 
-extension _FirstRead {
   /// What the property `field` of `container`, an object of its class, holds: whether a value
   /// (a `@WeakLazy` property's may go away at any time: it never counts as resolved), and the
   /// capture of the layers its first read would resolve with.

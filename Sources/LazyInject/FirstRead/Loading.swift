@@ -92,10 +92,8 @@ extension InitializerRegistry {
 
   /// Builds the rules `prepare()` builds, of `type` only if not nil, in a task group.
   private func prepare(_ type: Any.Type?) async throws {
-    let rules = searchedRegistries.flatMap { registry in
-      registry.registrations.filter { type == nil || $0.propertyType == type }.map {
-        (registry, $0)
-      }
+    let rules = searchedRegistries.flatMap { owner in
+      owner.registrations.filter { type == nil || $0.propertyType == type }.map { (owner, $0) }
     }
     if let type, !rules.contains(where: \.1.isPreparable) {
       let found = rules.map(\.1.rule.description).joined(separator: "; ")

@@ -33,13 +33,11 @@ extension Lazy {
       SlotLock.lock(object)
       let word = slot.word
       let content = SlotWord.content(of: word, marker: marker, storesObject: storesObject)
-      if content.isValue {
-        let value = _value(at: word, content)
-        SlotLock.unlock(object)
-        return value
-      }
-      if content != .inFlight { slot.word = marker }  // Claimed: 0 or a capture, now this task's.
+      let value = content.isValue ? _value(at: word, content) : nil
+      // Else claimed: 0 or a capture, now this task's; or in flight, awaited below.
+      if !content.isValue && content != .inFlight { slot.word = marker }
       SlotLock.unlock(object)
+      if let value { return value }
       guard content != .inFlight else {
         try await _FirstRead.awaitPublication(
           of: slot.address, summary: _FirstRead.summary(Value.self, container, slot.address)
@@ -96,12 +94,11 @@ extension Lazy {
     let content = SlotWord.content(
       of: word, marker: _lazyinject_in_flight_marker(), storesObject: isSingleReference(Value.self))
     // Retained under the lock: another thread may replace and release the box once unlocked.
-    var origin: ValueOrigin?
-    if content == .boxed {
-      let box = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: word)!)
-        .takeUnretainedValue()
-      origin = (box as? _LazyObjectBox)?.origin ?? (box as? _LazyBox<Value>)?.origin
-    }
+    let box =
+      content == .boxed
+      ? Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: word)!).takeUnretainedValue()
+      : nil
+    let origin = (box as? _LazyObjectBox)?.origin ?? (box as? _LazyBox<Value>)?.origin
     SlotLock.unlock(object)
     guard content == .object else { return (content.isValue, origin?.rule) }
     let pin = InitializerRegistry.shared.withState {

@@ -289,9 +289,8 @@ import _LazyInjectShims
     slot.word = isPublished ? new : current
     SlotLock.unlock(object)
     if current != marker { _FirstRead.didReplace(isPublished ? current : new) }  // Kept by no slot.
-    if _lazyinject_waiters() > 0 {  // Read inline: a call here cost 2% of a first read.
-      _FirstRead.didPublish()
-    }
+    // The count read inline: a call here cost 2% of a first read.
+    if _lazyinject_waiters() > 0 { _FirstRead.didPublish() }
     if outcome.isObserved && isPublished {  // An assignment's value is no injection.
       _FirstRead.notify(container, slot: slot.address, of: built)
     }

@@ -48,10 +48,9 @@ extension InitializerRegistry {
     fileID: StaticString = #fileID, line: UInt = #line,
     _ initializer: @escaping @Sendable (Container) throws -> Property
   ) {
-    add(
-      Property.self, container: Container.self, property: PropertyTarget(property), scope: scope,
-      fileID: fileID, line: line, isMainActor: false,
-      make: { sender in try initializer(unsafeDowncast(sender, to: Container.self)) })
+    add(Property.self, property: .init(property), scope: scope, fileID: fileID, line: line) {
+      try initializer(unsafeDowncast($0, to: Container.self))
+    }
   }
 
   /// Registers an initializer that awaits for one `@Lazy` property, named by the key path to its
@@ -75,9 +74,7 @@ extension InitializerRegistry {
     fileID: StaticString = #fileID, line: UInt = #line,
     _ initializer: @escaping @Sendable (Container) async throws -> Property
   ) {
-    addAsync(
-      Property.self, container: Container.self, property: .init(property), scope, fileID, line
-    ) {
+    addAsync(Property.self, property: .init(property), scope, fileID, line) {
       try await initializer(unsafeDowncast($0!, to: Container.self))
     }
   }
@@ -107,8 +104,8 @@ extension InitializerRegistry {
     _ initializer: @escaping @MainActor (Container) throws -> Property
   ) {
     add(
-      Property.self, container: Container.self, property: PropertyTarget(property), scope: scope,
-      fileID: fileID, line: line, isMainActor: true, make: onMainActor(initializer))
+      Property.self, property: .init(property), scope: scope, fileID: fileID, line: line,
+      isMainActor: true, make: onMainActor(initializer))
   }
 
   /// Removes the rule registered for the property at `property`, a key path to its projected
@@ -123,14 +120,4 @@ extension InitializerRegistry {
   public func unregister<Container: AnyObject, Property>(
     _ property: KeyPath<Container, LazyProjection<Property>>
   ) { change { $0.remove(property: Property.self, key: .property(property)) } }
-}
-
-extension PropertyTarget {
-  /// The property that `keyPath` leads to, a `@Lazy` property's projection.
-  convenience init<Root: AnyObject, Value>(_ keyPath: KeyPath<Root, LazyProjection<Value>>) {
-    self.init(rootClass: Root.self, keyPath: keyPath, storageType: Lazy<Value>.self) { object in
-      let projection = unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
-      return (projection.container, UnsafeRawPointer(projection.slot.address))
-    }
-  }
 }

@@ -166,14 +166,13 @@ import _LazyInjectShims
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     var outcome = InitializerRegistry.Outcome()
     // Held strongly until returned: the slot only keeps it weakly.
-    let value: Value? =
-      if let capture = reference?.capture {
-        _FirstRead.resolve(
-          Value?.self, for: container, slot: slot.address, capture: capture, outcome: &outcome)
-      } else {
-        _FirstRead.resolve(
-          Value?.self, for: container, slot: slot.address, plan: nil, outcome: &outcome)
-      }
+    let value =
+      reference?.capture == nil
+      ? _FirstRead.resolve(
+        Value?.self, for: container, slot: slot.address, plan: nil, outcome: &outcome)
+      : _FirstRead.resolve(
+        Value?.self, for: container, slot: slot.address, capture: reference?.capture,
+        outcome: &outcome)
     // This thread's: either the reference it took out of the slot, or a new one. In no slot yet:
     // nobody else reads it.
     let published = reference ?? _WeakLazyReference(capture: nil)

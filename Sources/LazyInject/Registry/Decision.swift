@@ -49,8 +49,6 @@ extension InitializerRegistry {
     package var undecided: [AnyRegistration] = []
     /// Rules for one property of the type that name other properties of the class.
     package var otherProperties: [AnyRegistration] = []
-    /// Whether some registry searched has a rule for one property of the type in the class.
-    var hasPropertyRules = false
     /// Whether the source is the pair's pin in its registry (see `RuleTable.Entry.isPinned`).
     var isPinned = false
     /// Whether the container class conforms to `InjectionObserving`.
@@ -127,10 +125,8 @@ extension InitializerRegistry {
   static func select(
     _ entries: RuleTable.Entries, for identity: PropertyIdentity, into decision: inout Decision
   ) -> Bool {
-    let propertyRules = entries.first.entry.propertyRules
-    decision.hasPropertyRules = decision.hasPropertyRules || !propertyRules.isEmpty
     var found: AnyRegistration?
-    for rule in propertyRules {
+    for rule in entries.first.entry.propertyRules {
       guard let target = rule.source.property else { continue }
       let (slot, offset): (Int, Int?)
       switch identity {

@@ -33,9 +33,7 @@ extension InitializerRegistry {
     _ propertyType: Property.Type, scope: Scope = .unique, fileID: StaticString = #fileID,
     line: UInt = #line, _ initializer: @escaping @Sendable () async throws -> Property
   ) {
-    addAsync(propertyType, container: nil, takesSender: false, scope, fileID, line) { _ in
-      try await initializer()
-    }
+    addAsync(propertyType, takesSender: false, scope, fileID, line) { _ in try await initializer() }
   }
 
   /// Registers an initializer that awaits, for containers of class `containerType` and its
@@ -84,19 +82,17 @@ extension InitializerRegistry {
   public func register<Property>(
     _ propertyType: Property.Type, scope: Scope = .unique, fileID: StaticString = #fileID,
     line: UInt = #line, _ initializer: @escaping @Sendable (AnyObject) async throws -> Property
-  ) {
-    addAsync(propertyType, container: nil, scope, fileID, line) { try await initializer($0!) }
-  }
+  ) { addAsync(propertyType, scope, fileID, line) { try await initializer($0!) } }
 
   /// Adds an `AsyncRegistration`; `container` or `property` as for a synchronous one.
   internal func addAsync<Property>(
-    _ propertyType: Property.Type, container: AnyClass?, property: PropertyTarget? = nil,
+    _ propertyType: Property.Type, container: AnyClass? = nil, property: PropertyTarget? = nil,
     takesSender: Bool = true, _ scope: Scope, _ fileID: StaticString, _ line: UInt,
     make: @escaping @Sendable (AnyObject?) async throws -> Property
   ) {
     add(
       propertyType, container: container, property: property, scope: scope, fileID: fileID,
-      line: line, isMainActor: false, isAsync: true
+      line: line, isAsync: true
     ) { AsyncRegistration(source: $0, takesSender: takesSender, make: make) }
   }
 }

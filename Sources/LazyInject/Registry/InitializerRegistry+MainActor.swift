@@ -63,7 +63,7 @@ extension InitializerRegistry {
     line: UInt = #line, _ initializer: @escaping @MainActor (AnyObject) throws -> Property
   ) {
     add(
-      propertyType, container: nil, scope: scope, fileID: fileID, line: line, isMainActor: true,
+      propertyType, scope: scope, fileID: fileID, line: line, isMainActor: true,
       make: onMainActor(initializer))
   }
 }

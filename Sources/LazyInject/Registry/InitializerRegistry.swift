@@ -117,10 +117,9 @@ public final class InitializerRegistry: Sendable {
     fileID: StaticString = #fileID, line: UInt = #line,
     _ initializer: @escaping @Sendable (Container) throws -> Property
   ) {
-    add(
-      propertyType, container: containerType, scope: scope, fileID: fileID, line: line,
-      isMainActor: false,
-      make: { sender in try initializer(unsafeDowncast(sender, to: Container.self)) })
+    add(propertyType, container: containerType, scope: scope, fileID: fileID, line: line) {
+      try initializer(unsafeDowncast($0, to: Container.self))
+    }
   }
 
   /// Registers the root default for `propertyType`: how to build it for any container that has
@@ -144,11 +143,7 @@ public final class InitializerRegistry: Sendable {
   public func register<Property>(
     _ propertyType: Property.Type, scope: Scope = .unique, fileID: StaticString = #fileID,
     line: UInt = #line, _ initializer: @escaping @Sendable (AnyObject) throws -> Property
-  ) {
-    add(
-      propertyType, container: nil, scope: scope, fileID: fileID, line: line, isMainActor: false,
-      make: initializer)
-  }
+  ) { add(propertyType, scope: scope, fileID: fileID, line: line, make: initializer) }
 
   /// Removes the registration of `propertyType` for exactly `containerType`.
   ///
@@ -214,9 +209,9 @@ public final class InitializerRegistry: Sendable {
   /// root default), or for one property (`property`, whose root class is the container); a
   /// forward to `forwardTarget`.
   internal func add<Property>(
-    _ propertyType: Property.Type, container: AnyClass?, property: PropertyTarget? = nil,
+    _ propertyType: Property.Type, container: AnyClass? = nil, property: PropertyTarget? = nil,
     forwardTarget: Any.Type? = nil, scope: Scope, fileID: StaticString, line: UInt,
-    isMainActor: Bool, make: @escaping @Sendable (AnyObject) throws -> Property
+    isMainActor: Bool = false, make: @escaping @Sendable (AnyObject) throws -> Property
   ) {
     add(
       propertyType, container: container, property: property, forwardTarget: forwardTarget,
@@ -228,7 +223,7 @@ public final class InitializerRegistry: Sendable {
   internal func add(
     _ propertyType: Any.Type, container: AnyClass?, property: PropertyTarget? = nil,
     forwardTarget: Any.Type? = nil, scope: Scope, fileID: StaticString, line: UInt,
-    isMainActor: Bool, isAsync: Bool, make: (RuleSource) -> AnyRegistration
+    isMainActor: Bool = false, isAsync: Bool, make: (RuleSource) -> AnyRegistration
   ) {
     let (target, module) = (registrationTarget, ModuleInstallation.current)
     let registration = make(

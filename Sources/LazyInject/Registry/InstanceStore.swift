@@ -8,11 +8,7 @@ internal enum ScopePolicy: Equatable {
   case weak
 
   init(_ scope: InitializerRegistry.Scope) {
-    switch scope {
-    case .unique: self = .none
-    case .singleton, .custom: self = .strong
-    case .weak: self = .weak
-    }
+    self = scope == .unique ? .none : scope == .weak ? .weak : .strong
   }
 }
 
@@ -34,8 +30,7 @@ internal struct InstanceStore {
   private var generations: [Scope: Int] = [:]
   /// The async builds under way (see `asyncInstance`): their scope's generation when they
   /// started, and the tasks that wait for them, resumed when they end.
-  private var asyncBuilds: [ObjectIdentifier: (scope: Scope, generation: Int, waiters: [Waiter])] =
-    [:]
+  private var asyncBuilds = [ObjectIdentifier: (scope: Scope, generation: Int, waiters: [Waiter])]()
   typealias Waiter = CheckedContinuation<Void, Never>
 
   private struct Kept {

@@ -26,12 +26,13 @@ internal final class PropertyTarget: @unchecked Sendable {
   /// Kept per class, since a subclass may override a computed property on the way.
   private static let offsets = Protected<[AnyKeyPath: [ObjectIdentifier: Int]]>([:])
 
-  init(
-    rootClass: AnyClass, keyPath: AnyKeyPath, storageType: Any.Type,
-    project: @escaping (AnyObject) -> (container: AnyObject, slot: UnsafeRawPointer)
-  ) {
-    (self.rootClass, self.keyPath, self.storageType) = (rootClass, keyPath, storageType)
-    self.project = project
+  /// The property that `keyPath` leads to, a `@Lazy` property's projection.
+  init<Root: AnyObject, Value>(_ keyPath: KeyPath<Root, LazyProjection<Value>>) {
+    (rootClass, self.keyPath, storageType) = (Root.self, keyPath, Lazy<Value>.self)
+    project = { object in
+      let projection = unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
+      return (projection.container, UnsafeRawPointer(projection.slot.address))
+    }
   }
 
   /// The offset of the property's slot in `container`, an object of the root class or one of its

@@ -109,9 +109,8 @@ package final class RuleSource: Sendable {
   ) {
     (self.property, self.forwardTarget, self.propertyType) = (property, forwardTarget, propertyType)
     (self.containerType, self.scope, self.fileID, self.line) = (containerType, scope, fileID, line)
-    (self.layer, self.isMainActor, self.isAsync, self.moduleName) = (
-      layer, isMainActor, isAsync, moduleName
-    )
+    (self.layer, self.isMainActor, self.isAsync) = (layer, isMainActor, isAsync)
+    self.moduleName = moduleName
   }
 
   /// Built on demand: type names cost more than the rest of a registration (30 µs for long

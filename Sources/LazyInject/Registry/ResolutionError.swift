@@ -66,9 +66,7 @@ public struct ResolutionError: Error, CustomStringConvertible {
   package init(_ kind: Kind, _ description: String, underlyingError: (any Error)? = nil) {
     (self.kind, self.description, self.underlyingError) = (kind, description, underlyingError)
   }
-}
 
-extension ResolutionError {
   /// The error for a rule whose key path leads to a property of another object than the one
   /// being resolved (see `PropertyTarget`).
   static func invalidPropertyKeyPath(

@@ -131,8 +131,7 @@ extension InitializerRegistry {
         propertyTypeName: typeName(property), containerTypeName: nil, isPropertyRule: false,
         propertyName: nil, propertyCandidates: [], forwardTargetTypeName: nil, scope: nil,
         fileID: nil, line: nil, overrideDepth: 0, isRegisteredInForce: false, isMainActor: false,
-        isAsync: false,
-        moduleName: nil)
+        isAsync: false, moduleName: nil)
     }
   }
 }

@@ -137,14 +137,9 @@ internal enum RulePin {
   func isSame(as other: RulePin) -> Bool { source === other.source }
 
   /// The registration's description; nil for `init()`.
-  private var source: RuleSource? {
-    if case .registration(let source) = self { source } else { nil }
-  }
+  private var source: RuleSource? { if case .registration(let found) = self { found } else { nil } }
 
   func rule(of property: Any.Type) -> InitializerRegistry.Rule {
-    switch self {
-    case .registration(let source): source.rule
-    case .defaultInitializer: .defaultInitializer(of: property)
-    }
+    source?.rule ?? .defaultInitializer(of: property)
   }
 }

@@ -30,7 +30,7 @@ extension InitializerRegistry {
   public func forward<Forwarded, Target>(
     _ forwardedType: Forwarded.Type, to targetType: Target.Type, fileID: StaticString = #fileID,
     line: UInt = #line
-  ) { addForward(forwardedType, container: nil, to: targetType, fileID: fileID, line: line) }
+  ) { addForward(forwardedType, in: nil, to: targetType, fileID: fileID, line: line) }
 
   /// Resolves `forwardedType` in containers of class `containerType` and its subclasses by
   /// resolving `targetType` for the same sender.
@@ -50,12 +50,10 @@ extension InitializerRegistry {
   public func forward<Forwarded, Container: AnyObject, Target>(
     _ forwardedType: Forwarded.Type, in containerType: Container.Type, to targetType: Target.Type,
     fileID: StaticString = #fileID, line: UInt = #line
-  ) {
-    addForward(forwardedType, container: containerType, to: targetType, fileID: fileID, line: line)
-  }
+  ) { addForward(forwardedType, in: containerType, to: targetType, fileID: fileID, line: line) }
 
   private func addForward<Forwarded, Target>(
-    _ forwardedType: Forwarded.Type, container: AnyClass?, to targetType: Target.Type,
+    _ forwardedType: Forwarded.Type, in container: AnyClass?, to targetType: Target.Type,
     fileID: StaticString, line: UInt
   ) {
     let (forwarded, target) = (typeName(forwardedType), typeName(targetType))
@@ -74,7 +72,7 @@ extension InitializerRegistry {
     // (or the layer's, which keeps it) outlives every resolution that builds with it.
     add(
       forwardedType, container: container, forwardTarget: targetType, scope: .unique,
-      fileID: fileID, line: line, isMainActor: false,
+      fileID: fileID, line: line,
       make: { [unowned base = baseRegistry] sender in
         // From the registry with the layers in force, so that a mock of the target is forwarded.
         var outcome = Outcome()

@@ -77,9 +77,9 @@ extension ResolutionError {
     return ResolutionError(.missingInitializer, lines.joined(separator: "\n"))
   }
 
-  static func dependencyCycle(steps: [String], isDepthLimit: Bool, acrossThreads: Bool = false)
-    -> ResolutionError
-  {
+  static func dependencyCycle(
+    steps: [String], isDepthLimit: Bool = false, acrossThreads: Bool = false
+  ) -> ResolutionError {
     let limit =
       "\nResolution went \(steps.count - 1) initializers deep (the limit is \(ResolutionFrame.maximumDepth), or less where the thread's stack is nearly used up), which only a cycle does."
     return ResolutionError(

@@ -44,17 +44,6 @@ import _LazyInjectShims
       "\(typeName(containerClass)).\(StoredField.name(at: slot - container, in: containerClass))"
   }
 
-  /// Whether this frame resolves the same thing as a resolution of `property` for `container`
-  /// through `slot` would: the same `@Lazy` property, or, when either is an explicit `resolve`,
-  /// the same type for the same object.
-  func resolvesSame(property: Any.Type, container: UnsafeRawPointer, slot: UnsafeRawPointer?)
-    -> Bool
-  {
-    guard container == self.container else { return false }
-    if let slot, let own = self.slot { return slot == own }
-    return property == self.property
-  }
-
   /// Marks `layer` as used by this resolution.
   mutating func use(_ layer: InitializerRegistry) { taint.add(LayerTaint(layer)) }
 
@@ -125,9 +114,13 @@ import _LazyInjectShims
     var (next, closesCycle) = (current, false)
     let isTooDeep =
       (next?.pointee.depth ?? -1) + 1 >= maximumDepth || _lazyinject_stack_is_low() != 0
-    while !isTooDeep, !closesCycle, let pointer = next {
-      closesCycle = pointer.pointee.resolvesSame(property: property, container: address, slot: slot)
-      next = pointer.pointee.parent
+    while !isTooDeep, !closesCycle, let frame = next?.pointee {
+      // A frame resolving the same thing: the same `@Lazy` property, or, when either is an
+      // explicit `resolve`, the same type for the same object.
+      closesCycle =
+        frame.container == address
+        && (slot == nil || frame.slot == nil ? frame.property == property : frame.slot == slot)
+      next = frame.parent
     }
     guard closesCycle || isTooDeep else { return nil }
     let attempt = ResolutionFrame(

@@ -5,27 +5,9 @@ extension InitializerRegistry {
   /// `Property`: built, or found where its scope keeps it.
   ///
   /// `stack` is the calling task's override layers. A registration of another type is a rule
-  /// of `T` serving a `T?` property: its value is wrapped.
+  /// of `T` serving a `T?` property: its value is wrapped. Of an async registration, only what
+  /// its scope keeps: a synchronous resolution never awaits.
   internal func instance<Property>(
-    of registration: AnyRegistration, as property: Property.Type, for container: AnyObject,
-    frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?
-  ) throws -> Property {
-    guard registration.propertyType == property, registration.policy == .none,
-      !registration.source.isAsync
-    else {
-      return try sharedInstance(
-        of: registration, as: property, for: container, frame: frame, stack: stack)
-    }
-    // No other frame: deep chains of first reads take this way.
-    return try Self.build(
-      unsafeDowncast(registration, to: Registration<Property>.self), for: container)
-  }
-
-  /// The value of a shared `registration`, or of one of another type (a rule of `T` serving a `T?`
-  /// property), as a `Property`.
-  ///
-  /// Of an async one, only what its scope keeps: a synchronous resolution never awaits.
-  private func sharedInstance<Property>(
     of registration: AnyRegistration, as property: Property.Type, for container: AnyObject,
     frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?
   ) throws -> Property {
@@ -41,6 +23,8 @@ extension InitializerRegistry {
       } as! Property
     }
     let typed = unsafeDowncast(registration, to: Registration<Property>.self)
+    // No other frame: deep chains of first reads take this way.
+    guard registration.policy != .none else { return try Self.build(typed, for: container) }
     return try sharedInstance(of: registration, for: container, frame: frame, stack: stack) {
       try Self.build(typed, for: container)
     }
@@ -87,8 +71,7 @@ extension InitializerRegistry {
         }
         if builder == thread {
           throw ResolutionError.dependencyCycle(
-            steps: ResolutionFrame.chain.map(\.summary) + ["\(registration.rule) again"],
-            isDepthLimit: false)
+            steps: ResolutionFrame.chain.map(\.summary) + ["\(registration.rule) again"])
         }
         if let cycle = WaitGraph.willWait(for: .registration(ObjectIdentifier(registration))) {
           throw cycle
@@ -151,9 +134,7 @@ extension InitializerRegistry {
   /// suspensions, where no frame records the rules they use.
   nonisolated(nonsending) func asyncInstance(
     of registration: AnyRegistration, for container: AnyObject?
-  )
-    async throws -> Any
-  {
+  ) async throws -> Any {
     let step = WaitGraph.Held(
       slot: 0, registration: ObjectIdentifier(registration), summary: "\(registration.rule)")
     let build = { () async throws -> Any in
@@ -172,11 +153,7 @@ extension InitializerRegistry {
         return kept
       }
       let task = AsyncChain.current ?? AsyncChain([])
-      if let error = WaitGraph.willWait(
-        for: .registration(ObjectIdentifier(registration)), as: task)
-      {
-        throw error
-      }
+      if let error = WaitGraph.willWait(for: step.resource, as: task) { throw error }
       var (kept, isClaimed): (Any?, Bool) = (nil, false)
       await withCheckedContinuation { (waiter: InstanceStore.Waiter) in
         keeper.withState { state in

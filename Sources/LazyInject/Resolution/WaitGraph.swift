@@ -55,13 +55,12 @@ internal enum WaitGraph {
   ///
   /// Call ``didWait(as:)`` when the wait ends, unless this returned an error.
   static func willWait(for resource: Resource, as task: AsyncChain? = nil) -> ResolutionError? {
-    let (waiter, chain) = (
-      id(task),
+    let waiter = id(task)
+    let chain =
       task?.steps
-        ?? ResolutionFrame.chain.map {
-          Held(slot: UInt(bitPattern: $0.slot), registration: $0.building, summary: $0.summary)
-        }
-    )
+      ?? ResolutionFrame.chain.map {
+        Held(slot: UInt(bitPattern: $0.slot), registration: $0.building, summary: $0.summary)
+      }
     let hops: [Waiter]? = waiters.withLock { waiters in
       var hops: [Waiter] = []
       var wanted = resource
@@ -88,7 +87,7 @@ internal enum WaitGraph {
     if let closing = chain.first(where: { $0.holds(wanted) }) {
       steps.append("\(closing.summary) (being built on this thread)")
     }
-    return .dependencyCycle(steps: steps, isDepthLimit: false, acrossThreads: true)
+    return .dependencyCycle(steps: steps, acrossThreads: true)
   }
 
   /// Removes the record of this thread (or of `task`) once its wait has ended.
@@ -128,6 +127,6 @@ internal final class AsyncChain: Sendable {
   static func cycle(closedBy step: WaitGraph.Held) -> ResolutionError? {
     let steps = current?.steps ?? []
     guard steps.contains(where: { $0.holds(step.resource) }) else { return nil }
-    return .dependencyCycle(steps: steps.map(\.summary) + [step.summary], isDepthLimit: false)
+    return .dependencyCycle(steps: steps.map(\.summary) + [step.summary])
   }
 }

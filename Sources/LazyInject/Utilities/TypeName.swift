@@ -31,10 +31,8 @@ package func codeName(_ type: Any.Type) -> String {
     let wrapped = codeName(optional.wrappedType)
     return wrapped.hasPrefix("any ") ? "(\(wrapped))?" : "\(wrapped)?"
   }
-  let name = typeName(type)
-  let isExistential =
-    _lazyinject_type_category(unsafeBitCast(type, to: UnsafeRawPointer.self))
-    == LAZYINJECT_CATEGORY_EXISTENTIAL
-  guard isExistential, type != Any.self, type != AnyObject.self else { return name }
-  return "any \(name)"
+  let category = _lazyinject_type_category(unsafeBitCast(type, to: UnsafeRawPointer.self))
+  let needsAny =
+    category == LAZYINJECT_CATEGORY_EXISTENTIAL && type != Any.self && type != AnyObject.self
+  return needsAny ? "any \(typeName(type))" : typeName(type)
 }

@@ -1,10 +1,13 @@
 import LazyInject
 
-/// The app delegate, the news screen and the background fetch share one store, built on first
-/// access: a `nonisolated` service, registered with `register` so that a background queue can
-/// resolve it.
+/// The app delegate, the news screen and the background fetch share one store, opened
+/// asynchronously at launch (`prepare()`): a `nonisolated` service, so that a background queue
+/// can read it. A story's screen loads its own thumbnail when it appears (`$thumbnail.load()`).
 struct NewsInitializers: InitializerModule {
   func register(in registry: InitializerRegistry) {
-    registry.register(NewsStore.self, scope: .singleton) { _ in NewsStore() }
+    registry.register(NewsStore.self, scope: .singleton) { await NewsStore.open() }
+    registry.register(Thumbnail.self, in: StoryViewController.self) { story in
+      await Thumbnail.fetch(for: story.headline)
+    }
   }
 }

@@ -13,7 +13,7 @@ nonisolated enum FetchResult: String, Sendable {
   case noData = "no data"
 }
 
-/// The list of news, built on first access ("this saves memory") and observed by screens.
+/// The list of news, opened asynchronously at launch and observed by screens.
 ///
 /// A service for background work, so `nonisolated`: background fetches add to it on a queue of
 /// their own while the main actor's screens read it, which its lock makes safe.
@@ -25,9 +25,15 @@ nonisolated final class NewsStore: @unchecked Sendable {
   private var random = SeededRandom(seed: 2026)
   private var hasUnannouncedChange = false
 
-  init() {
+  private init() {
     storedItems = [NewsItem(date: NewsStore.date(0), text: "News text 1")]
-    say("  NewsStore allocated on first access, seeded with \"News text 1\"")
+    say("  NewsStore opened, seeded with \"News text 1\"")
+  }
+
+  /// Opens the store: an app reads its database here, off the main actor.
+  static func open() async -> NewsStore {
+    await Task.yield()
+    return NewsStore()
   }
 
   var items: [NewsItem] { lock.withLock { storedItems } }
@@ -179,6 +185,39 @@ final class NewsTableViewController {
 
   deinit {
     say("  NewsTableViewController released; it stops observing")
+  }
+}
+
+/// A story's thumbnail, fetched for its screen.
+nonisolated final class Thumbnail: Sendable, CustomStringConvertible {
+  let headline: String
+  private init(headline: String) { self.headline = headline }
+
+  /// The simulated download.
+  static func fetch(for headline: String) async -> Thumbnail {
+    await Task.yield()
+    return Thumbnail(headline: headline)
+  }
+
+  var description: String { "the thumbnail of \"\(headline)\"" }
+}
+
+/// A story's screen: its thumbnail is loaded for it when it appears.
+@MainActor
+final class StoryViewController {
+  nonisolated let headline: String
+  @Lazy var thumbnail: Thumbnail
+
+  init(headline: String) { self.headline = headline }
+
+  /// Loads the thumbnail (the first time, from the network), then shows it.
+  func viewIsAppearing() async {
+    do {
+      let thumbnail = try await $thumbnail.load()
+      say("  StoryViewController shows \(thumbnail); later reads: \(self.thumbnail === thumbnail)")
+    } catch {
+      say("  StoryViewController could not load its thumbnail: \(error)")
+    }
   }
 }
 
