@@ -85,7 +85,9 @@ struct DemoTests {
     #expect(sentence.hasSuffix(" ms over 30."))
   }
 
-  @Test func testBoilerplateSceneBuildsOnlyInLoadResourcesAndReleasesWithTheController() async throws {
+  @Test func testBoilerplateSceneBuildsOnlyInLoadResourcesAndReleasesWithTheController()
+    async throws
+  {
     let lines = try await lines(of: "boilerplate")
     #expect(lines.contains("Built so far: progressViewService false, resourceLoader false."))
     let withLazy = try index(of: "With @Lazy", in: lines)
