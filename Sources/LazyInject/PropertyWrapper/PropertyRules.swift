@@ -33,7 +33,7 @@ extension InitializerRegistry {
   /// ``ResolutionError`` of kind ``ResolutionError/Kind/invalidPropertyKeyPath``.
   ///
   /// The initializer runs on whichever thread reads the property, as for
-  /// ``register(_:in:scope:fileID:line:_:)``. Registering a rule for the same key path replaces
+  /// `register(_:in:scope:fileID:line:_:)`. Registering a rule for the same key path replaces
   /// this one; inside ``withOverrides(_:operation:)`` it applies to the innermost layer.
   ///
   /// - Parameters:
@@ -60,7 +60,7 @@ extension InitializerRegistry {
   /// registry.register(\ProfileScreen.$avatar) { screen in try await Avatar.load(for: screen.userID) }
   /// ```
   ///
-  /// The rules of ``register(_:scope:fileID:line:_:)-(_,_,_,_,(Container)->Property)`` and of
+  /// The rules of `register(_:scope:fileID:line:_:)` (a rule for one property) and of
   /// async initializers (see <doc:AsyncInitializers>) apply.
   ///
   /// - Parameters:
@@ -88,7 +88,7 @@ extension InitializerRegistry {
   /// }
   /// ```
   ///
-  /// The rules of ``register(_:scope:fileID:line:_:)-(_,_,_,_,(Container)->Property)`` apply, and those of
+  /// The rules of `register(_:scope:fileID:line:_:)` (a rule for one property) apply, and those of
   /// ``registerOnMainActor(_:in:scope:fileID:line:_:)``: read the property on the main actor.
   ///
   /// - Parameters:

@@ -70,7 +70,7 @@ extension InitializerRegistry {
   /// Registers an initializer that awaits, as the root default of `propertyType`; it receives
   /// the object whose property is being resolved.
   ///
-  /// The rules of ``register(_:in:scope:fileID:line:_:)-(_,_,_,_,_,(Container)async->Property)``
+  /// The rules of async `register(_:in:scope:fileID:line:_:)`
   /// apply.
   ///
   /// - Parameters:

@@ -22,7 +22,7 @@ extension InitializerRegistry {
   /// `@Lazy` read stops the program with its message, naming the property: always, even when
   /// the scope keeps an instance built on the main actor earlier, so that a program behaves the
   /// same whichever thread reads first. Register a `nonisolated` type with
-  /// ``register(_:in:scope:fileID:line:_:)`` to read it anywhere.
+  /// `register(_:in:scope:fileID:line:_:)` to read it anywhere.
   ///
   /// - Parameters:
   ///   - propertyType: The type of the `@Lazy` property.

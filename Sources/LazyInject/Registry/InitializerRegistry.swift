@@ -19,7 +19,7 @@ import _LazyInjectShims
 /// ```
 ///
 /// For a property of type `P` in an object of class `C`, the registry uses a rule registered for
-/// that property by key path (see ``register(_:scope:fileID:line:_:)-(_,_,_,_,(Container)->Property)``),
+/// that property by key path (see `register(_:scope:fileID:line:_:)` (a rule for one property)),
 /// else the registration for `(P, C)`, else the one for the nearest superclass of `C`, else the
 /// root default for `P`, else `init()` if `P` is ``DefaultInitializable``; otherwise resolution
 /// fails with a ``ResolutionError``. A forward (``forward(_:to:fileID:line:)``) is a registration
@@ -130,7 +130,7 @@ public final class InitializerRegistry: Sendable {
   /// registry.register(RequestManager.self, scope: .singleton) { _ in RequestManager() }
   /// ```
   ///
-  /// As for ``register(_:in:scope:fileID:line:_:)``, the initializer runs on whichever thread
+  /// As for `register(_:in:scope:fileID:line:_:)`, the initializer runs on whichever thread
   /// reads the property: register main-actor types with
   /// ``registerOnMainActor(_:scope:fileID:line:_:)-(Property.Type,_,_,_,_)``.
   ///
