@@ -62,10 +62,8 @@ extension InitializerRegistry {
   /// afterwards, synchronous reads of the properties they serve return those instances.
   ///
   /// ```swift
-  /// @main struct NewsApp: App {
-  ///   var body: some Scene {
-  ///     WindowGroup { ContentView().task { try? await InitializerRegistry.shared.prepare() } }
-  ///   }
+  /// @MainActor func applicationDidFinishLaunching() {
+  ///   Task { try await InitializerRegistry.shared.prepare() }   // in SwiftUI: the root's .task
   /// }
   /// ```
   ///

@@ -38,7 +38,10 @@ public struct LazyProjection<Value> {
   /// keeps the value, and returns it; returns the value it holds if it is resolved.
   ///
   /// ```swift
-  /// .task { avatar = try? await screen.$avatar.load() }   // later reads: screen.avatar
+  /// @MainActor func showAvatar(of screen: ProfileScreen) async throws {
+  ///   let avatar = try await screen.$avatar.load()   // later reads: screen.avatar
+  ///   print(avatar)
+  /// }
   /// ```
   ///
   /// The same rules, override layers and scopes as a read; one value per object, whichever

@@ -10,7 +10,7 @@ extension InitializerRegistry {
   ///
   /// try await registry.prepare()      // at launch: opens the database
   /// let screen = SettingsScreen()
-  /// screen.database                   // a plain read: the prepared instance
+  /// print(screen.database)            // a plain read: the prepared instance
   /// ```
   ///
   /// A synchronous read of a property this rule serves returns the instance its scope keeps,
@@ -44,7 +44,9 @@ extension InitializerRegistry {
   ///   try await Avatar.load(for: screen.userID)
   /// }
   ///
-  /// let avatar = try await screen.$avatar.load()   // in the screen's .task
+  /// @MainActor func showAvatar(of screen: ProfileScreen) async throws {
+  ///   print(try await screen.$avatar.load())   // in the screen's .task or viewIsAppearing
+  /// }
   /// ```
   ///
   /// The rules of ``register(_:scope:fileID:line:_:)-(_,_,_,_,()->Property)`` apply, except that

@@ -1,5 +1,6 @@
 import ConsumerApp
 import Dispatch
+import LazyInject
 
 /// Opens the screens and prints what each got.
 ///
@@ -9,7 +10,10 @@ import Dispatch
 enum ConsumerAppMain {
   /// `@MainActor`, like an app's delegate: the screens are main-actor isolated.
   @MainActor
-  static func main() {
+  static func main() async throws {
+    // What must await to exist is built at launch; screens then read it as a plain property.
+    try await InitializerRegistry.shared.prepare()
+
     let users = UsersViewController()
     let admins = AdminUsersViewController()
     let settings = SettingsViewController()
@@ -21,17 +25,17 @@ enum ConsumerAppMain {
     }
     print("\(settings.title): \(settings.resourceLoader.loadResources()) (root default)")
     profile.load()
-    print("\(profile.title): \(profile.model.greeting)")
+    print("\(profile.title): \(profile.model.greeting), session of \(profile.model.session.user)")
+    try await profile.model.loadAvatar()
+    print("\(profile.title): avatar \(profile.model.avatar.url)")
 
     let managers = [users, admins, settings].map { $0.resourceLoader.requestManager }
     print("One RequestManager for every screen: \(managers.allSatisfy { $0 === managers[0] })")
 
     // A nonisolated service resolves its request manager on a background queue.
-    let done = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
-      print("Prefetched on a background queue: \(AvatarPrefetcher().prefetch("ada"))")
-      done.signal()
+    let prefetched = await withCheckedContinuation { done in
+      DispatchQueue.global().async { done.resume(returning: AvatarPrefetcher().prefetch("ada")) }
     }
-    done.wait()
+    print("Prefetched on a background queue: \(prefetched)")
   }
 }

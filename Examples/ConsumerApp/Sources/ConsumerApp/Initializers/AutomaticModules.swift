@@ -7,6 +7,8 @@ import LazyInject
 extension InitializerRegistry: @retroactive AutomaticModuleInstallation {
   /// The modules of the app.
   public static var automaticModules: [any InitializerModule] {
-    [NetworkInitializers(), LoaderInitializers(), ScreenInitializers()]
+    [
+      NetworkInitializers(), LoaderInitializers(), ScreenInitializers(), SessionInitializers(),
+    ]
   }
 }

@@ -1,0 +1,30 @@
+import ConsumerApp
+import LazyInject
+import LazyInjectTesting
+import Testing
+
+/// Services that must await to exist: prepared at launch, or loaded by the screen that shows them.
+@MainActor
+struct AsyncServicesTests {
+  @Test func testPreparedSessionIsReadAsAPlainProperty() async throws {
+    try await InitializerRegistry.shared.prepare(Session.self)
+    #expect(ProfileViewModel().session.user == "ada")
+  }
+
+  @Test func testModelLoadsItsAvatarOnceAndThenReadsIt() async throws {
+    try await InitializerRegistry.shared.prepare(Session.self)
+    let model = ProfileViewModel()
+    #expect(model.$avatar.isResolved == false)
+    try await model.loadAvatar()
+    #expect(model.avatarURL == "https://cdn.example.com/ada.png")
+    #expect(model.avatar.url == "https://cdn.example.com/ada.png")
+    #expect(model.$avatar.rule?.isAsync == true)
+  }
+
+  /// A test swaps an async production rule for a synchronous stub: reads need no `load()`.
+  @Test(.overrides { $0.register(Avatar.self) { _ in Avatar(url: "stub.png") } })
+  func testSynchronousStubReplacesTheAsyncAvatar() {
+    #expect(ProfileViewModel().avatar.url == "stub.png")
+  }
+
+}
