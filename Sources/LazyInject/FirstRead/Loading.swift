@@ -25,24 +25,27 @@ extension _FirstRead {
     let step = WaitGraph.Held(
       slot: UInt(bitPattern: slot), registration: nil, summary: summary(Value.self, container, slot)
     )
-    return try await OverrideScope.$current.withValue(layers) {
-      try await AsyncChain.with(step) {
-        do {
-          return try InitializerRegistry.resolve(
-            type, for: container, slot: slot, plan: .general, generally: nil, outcome: &outcome)
-        } catch let error as ResolutionError {
-          guard let (registration, owner, pending) = error.pending, pending == step.slot else {
-            throw error
-          }
-          toggleAwaited(slot)
-          defer { toggleAwaited(slot) }
-          let value = try await owner.asyncInstance(of: registration, for: container)
-          outcome.noteBuilt(by: registration)
-          // The rule of `Value`, or of `T` for a `T?`: the cast cannot fail.
-          guard let typed = value as? Value else { throw error }
-          return typed
+    // Synchronously, where `load()` was called: a main-actor rule is built there, as by a read.
+    do {
+      return try OverrideScope.$current.withValue(layers) {
+        try InitializerRegistry.resolve(
+          type, for: container, slot: slot, plan: .general, generally: nil, outcome: &outcome)
+      }
+    } catch let error as ResolutionError {
+      guard let (registration, owner, pending) = error.pending, pending == step.slot else {
+        throw error
+      }
+      toggleAwaited(slot)
+      defer { toggleAwaited(slot) }
+      let value = try await OverrideScope.$current.withValue(layers) {
+        try await AsyncChain.with(step) {
+          try await owner.asyncInstance(of: registration, for: container)
         }
       }
+      outcome.noteBuilt(by: registration)
+      // The rule of `Value`, or of `T` for a `T?`: the cast cannot fail.
+      guard let typed = value as? Value else { throw error }
+      return typed
     }
   }
 

@@ -19,6 +19,9 @@
 /// ```
 public struct ResolutionError: Error, CustomStringConvertible {
   /// The kinds of failure.
+  ///
+  /// New capabilities bring new kinds (``requiresLoad`` came with async initializers): a `switch`
+  /// over a kind needs a `default` case.
   public enum Kind: Sendable, Hashable {
     /// No registration matched and the type is not ``DefaultInitializable``.
     case missingInitializer

@@ -132,6 +132,52 @@ struct AsyncInitializerTests {
     }
   }
 
+  @Test func loadThrowsWhereAReadWouldStopAndLeavesThePropertyUnresolved() async throws {
+    let screen = DatabaseScreen()  // No rule serves `Database`, which has no `init()`.
+    let error = try await #require(throws: ResolutionError.self) {
+      try await screen.$database.load()
+    }
+    #expect(error.kind == .missingInitializer)
+    #expect(error.description.contains("DatabaseScreen"))
+    #expect(!screen.$database.isResolved)
+  }
+
+  /// The main actor runs its jobs on the main queue, whichever thread drains it: the queue's
+  /// specific value tells where an initializer runs.
+  @Test @MainActor func nonisolatedInitializerRunsOffTheMainActor() async throws {
+    let onMainQueue = Locked<Bool?>(nil)
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    defer { DispatchQueue.main.setSpecific(key: key, value: nil) }
+    #expect(DispatchQueue.getSpecific(key: key) == true)
+    try await registry.withOverrides {
+      $0.register(Avatar.self, in: ProfileScreen.self) { screen in
+        await Task.yield()  // An async rule: a closure that does not await registers a sync one.
+        onMainQueue.mutate { $0 = DispatchQueue.getSpecific(key: key) ?? false }
+        return Avatar(owner: screen.user)
+      }
+    } operation: {
+      _ = try await ProfileScreen().$avatar.load()
+    }
+    #expect(onMainQueue.value == false)
+  }
+
+  /// `load()` resolves where it is called, as a read does: a `registerOnMainActor` rule serves a
+  /// `load()` made on the main actor.
+  @Test @MainActor func loadOnTheMainActorUsesAMainActorRule() async throws {
+    try await registry.withOverrides {
+      $0.registerOnMainActor(Avatar.self, in: ProfileScreen.self) { screen in
+        MainActor.assertIsolated()
+        return Avatar(owner: screen.user)
+      }
+    } operation: {
+      let screen = ProfileScreen(user: 4)
+      let avatar = try await screen.$avatar.load()
+      #expect(avatar.owner == 4)
+      #expect(screen.$avatar.rule?.isMainActor == true)
+    }
+  }
+
   @Test func synchronousClosuresStillRegisterSynchronousRules() throws {
     registry.withOverrides {
       $0.register(Database.self) { _ in Database(serial: 1) }
