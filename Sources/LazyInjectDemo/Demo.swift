@@ -7,23 +7,22 @@ enum Demo {
   /// Runs the scenes `arguments` name (all when empty), lists them for `--list`, prints the
   /// demo's dependency graph for `--graph` (`--graph dot` for Graphviz, else Mermaid), or checks
   /// its module and times the check for `--check`; returns the exit status, 1 for an unknown
-  /// scene or a failed check.
+  /// scene or a failed check. With `echo` false (the tests), it prints nothing.
   @MainActor
   static func run(arguments: [String], echo: Bool = true) async -> Int32 {
+    let say = { (text: String) in if echo { print(text) } }
     // Read by a module's condition when the registry is first used, not by a scene.
     let arguments = arguments.filter { $0 != UITestingInitializers.launchArgument }
     if arguments == ["--list"] {
-      print("Scenes:\n\(Scene.list)")
+      say("Scenes:\n\(Scene.list)")
       return 0
     }
     if arguments.first == "--graph", arguments.count <= 2 {
       guard let text = graph(format: arguments.dropFirst().first ?? "mermaid") else {
-        print("--graph draws in dot or mermaid")
+        say("--graph draws in dot or mermaid")
         return 1
       }
-      if echo {
-        print(text)
-      }
+      say(text)
       return 0
     }
     if arguments == ["--check"] {
@@ -31,16 +30,14 @@ enum Demo {
     }
     let unknown = arguments.filter { Scene.named($0) == nil }
     guard unknown.isEmpty else {
-      print("Unknown scene: \(unknown.joined(separator: ", ")).\nScenes:\n\(Scene.list)")
+      say("Unknown scene: \(unknown.joined(separator: ", ")).\nScenes:\n\(Scene.list)")
       return 1
     }
     let scenes = arguments.isEmpty ? Scene.all : arguments.compactMap(Scene.named)
     for (index, scene) in scenes.enumerated() {
-      if echo {
-        print(
-          index > 0
-            ? "\n== \(scene.title) [\(scene.name)] ==" : "== \(scene.title) [\(scene.name)] ==")
-      }
+      say(
+        index > 0
+          ? "\n== \(scene.title) [\(scene.name)] ==" : "== \(scene.title) [\(scene.name)] ==")
       await scene.perform(echo: echo)
     }
     return 0
@@ -70,7 +67,7 @@ enum Demo {
       do {
         report = try InitializerRegistry.shared.validate(classesIn: "LazyInjectDemo")
       } catch {
-        print(error)
+        if echo { print(error) }
         return 1
       }
       milliseconds.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)

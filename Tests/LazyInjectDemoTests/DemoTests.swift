@@ -207,6 +207,8 @@ struct DemoTests {
     #expect(lines[logOut...].contains("  UserSession #1 released"))
     #expect(lines.contains("  AccountViewController #3 gets UserSession #2, for Grace"))
     #expect(lines.contains("  The RequestManager singleton is untouched: true"))
+    let lastLogOut = try index(of: "Grace logs out", in: lines)
+    #expect(lines[lastLogOut...].contains("  UserSession #2 released"))  // Not in the next scene.
   }
 
   @Test func testWeakCoordinatorSceneReleasesTheFlowTheScreenPointsTo() async throws {

@@ -11,10 +11,12 @@ extension InitializerRegistry {
     /// The rule that replaced it.
     public let replacement: Rule
 
-    /// The warning that the default handler writes to standard error.
+    /// The warning that the default handler writes to standard error; it says what the replaced
+    /// rule was when that differs (a singleton replaced by a unique rule, say).
     public var description: String {
-      "LazyInject warning: \(replacement) replaces the registration at"
-        + " \(replaced.fileID ?? "?"):\(replaced.line ?? 0)."
+      let lost = replaced.what == replacement.what ? "" : " (\(replaced.what))"
+      return "LazyInject warning: \(replacement) replaces the registration at"
+        + " \(replaced.fileID ?? "?"):\(replaced.line ?? 0)\(lost)."
     }
 
     /// The default handler: writes the warning to standard error, once per distinct pair of

@@ -13,6 +13,9 @@ enum SessionScene {
     let settings = AccountViewController()
     say("  \(settings.name) gets \(settings.session.name), for \(settings.session.user)")
     say("  The RequestManager singleton is untouched: \(settings.requestManager.name == manager)")
+    say(
+      "Grace logs out: reset(.session) again; her session goes with the last screen that holds it.")
+    InitializerRegistry.shared.reset(.session)
     SignIn.user = "Ada"
   }
 
@@ -23,6 +26,7 @@ enum SessionScene {
     let profile = AccountViewController()
     let shared = inbox.session === profile.session
     say("  \(inbox.name) and \(profile.name) share \(profile.session.name): \(shared)")
+    say("  Their request manager is the app's singleton, which log-out keeps:")
     return inbox.requestManager.name
   }
 }

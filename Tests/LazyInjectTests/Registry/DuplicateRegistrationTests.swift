@@ -32,6 +32,21 @@ struct DuplicateRegistrationTests {
         "replaces the registration at LazyInjectTests/DuplicateRegistrationTests.swift:"))
   }
 
+  @Test func testReplacedSingletonIsNamedInTheWarning() throws {
+    let registry = InitializerRegistry()
+    let reports = Locked<[String]>([])
+    registry.duplicateRegistrationHandler = { duplicate in
+      reports.withLock { $0.append(duplicate.description) }
+    }
+    registry.register(Service.self, scope: .singleton) { _ in Service("first") }
+    registry.register(Service.self) { _ in Service("second") }
+    registry.register(Service.self) { _ in Service("third") }
+    let descriptions = reports.withLock { $0 }
+    #expect(descriptions.count == 2)
+    #expect(descriptions.first?.hasSuffix(" (singleton scope).") == true, "\(descriptions)")
+    #expect(descriptions.last?.contains("scope)") == false, "\(descriptions)")  // Same scope.
+  }
+
   @Test func testReplacedPropertyRuleIsReportedButTheOtherPropertysRuleIsNot() {
     let registry = InitializerRegistry()
     let reports = Locked<[InitializerRegistry.DuplicateRegistration]>([])
