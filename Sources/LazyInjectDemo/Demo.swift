@@ -7,7 +7,9 @@ enum Demo {
   /// Runs the scenes `arguments` name (all when empty), lists them for `--list`, prints the
   /// demo's dependency graph for `--graph` (`--graph dot` for Graphviz, else Mermaid), or checks
   /// its module and times the check for `--check`; returns the exit status, 1 for an unknown
-  /// scene or a failed check. With `echo` false (the tests), it prints nothing.
+  /// scene or a failed check.
+  ///
+  /// With `echo` false (the tests), it prints nothing.
   @MainActor
   static func run(arguments: [String], echo: Bool = true) async -> Int32 {
     let say = { (text: String) in if echo { print(text) } }
