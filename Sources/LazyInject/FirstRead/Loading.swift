@@ -42,8 +42,8 @@ extension _FirstRead {
           try await owner.asyncInstance(of: registration, for: container)
         }
       }
-      outcome.noteBuilt(by: registration)
-      // The rule of `Value`, or of `T` for a `T?`: the cast cannot fail.
+      // The outcome names the rule the decision chose (a forward's, for a forwarded property).
+      // The rule of `Value`, of `T` for a `T?`, or a forward's target, which a read casts too.
       guard let typed = value as? Value else { throw error }
       return typed
     }

@@ -76,8 +76,17 @@ extension InitializerRegistry {
       make: { [unowned base = baseRegistry] sender in
         // From the registry with the layers in force, so that a mock of the target is forwarded.
         var outcome = Outcome()
-        let value = try Self.resolve(
-          targetType, for: sender, slot: nil, plan: .general, generally: base, outcome: &outcome)
+        let value: Any
+        do {
+          value = try Self.resolve(
+            targetType, for: sender, slot: nil, plan: .general, generally: base, outcome: &outcome)
+        } catch var error as ResolutionError {
+          // The target's own rule is async: a `load()` of the forwarded property awaits it.
+          if case (let rule, let owner, 0)? = error.pending, rule.propertyType == targetType {
+            error.pending = (rule, owner, UInt(bitPattern: ResolutionFrame.current?.pointee.slot))
+          }
+          throw error
+        }
         guard let forwarded = value as? Forwarded else {
           throw ResolutionError.forwardTargetMismatch(
             forwarded: forwardedType, target: targetType, value: value,

@@ -33,6 +33,13 @@ private final class ProfileScreen: @unchecked Sendable {
   init(user: Int = 7) { self.user = user }
 }
 
+private protocol Storage: AnyObject, Sendable {}
+extension Database: Storage {}
+
+private final class StorageScreen: @unchecked Sendable {
+  @Lazy var storage: any Storage
+}
+
 /// A distinct type for each of several rules with no sender.
 private final class Shard<Tag>: Sendable {}
 private enum Tag1 {}
@@ -175,6 +182,22 @@ struct AsyncInitializerTests {
       let avatar = try await screen.$avatar.load()
       #expect(avatar.owner == 4)
       #expect(screen.$avatar.rule?.isMainActor == true)
+    }
+  }
+
+  @Test func loadFollowsAForwardToAnAsyncRuleAndKeepsTheForwardAsTheRule() async throws {
+    try await registry.withOverrides {
+      $0.register(Database.self, in: StorageScreen.self) { _ in
+        await Task.yield()
+        return Database(serial: 9)
+      }
+      $0.forward((any Storage).self, to: Database.self)
+    } operation: {
+      let screen = StorageScreen()
+      let storage = try await screen.$storage.load()
+      #expect((storage as? Database)?.serial == 9)
+      #expect(screen.storage === storage)
+      #expect(screen.$storage.rule?.forwardTargetTypeName?.hasSuffix("Database") == true)
     }
   }
 
