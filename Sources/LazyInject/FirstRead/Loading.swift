@@ -32,9 +32,7 @@ extension _FirstRead {
           type, for: container, slot: slot, plan: .general, generally: nil, outcome: &outcome)
       }
     } catch let error as ResolutionError {
-      guard let (registration, owner, pending) = error.pending, pending == step.slot else {
-        throw error
-      }
+      guard case (let registration, let owner, step.slot)? = error.pending else { throw error }
       toggleAwaited(slot)
       defer { toggleAwaited(slot) }
       let value = try await OverrideScope.$current.withValue(layers) {

@@ -37,10 +37,12 @@ extension InitializerRegistry {
   /// modules can register.
   internal func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     while true {
-      let result: Result? = try state.lock.withLock {
-        claimInstallation() ? nil : try body(&state.value)
+      state.lock.lock()
+      if !claimInstallation() {
+        defer { state.lock.unlock() }
+        return try body(&state.value)
       }
-      if let result { return result }
+      state.lock.unlock()
       installAutomaticModules()
     }
   }

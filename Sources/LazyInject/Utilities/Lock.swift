@@ -45,14 +45,30 @@ final class Lock: Sendable {
 
   /// Runs `body` with the mutex held.
   func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try storage.withUnsafeMutablePointerToElements { mutex in
+    lock()
+    defer { unlock() }
+    return try body()
+  }
+
+  /// Takes the mutex, for a caller that must leave it where no `withLock` scope ends (the
+  /// registry's state gate: a result wrapped in an optional to leave it cost 12% of a module's
+  /// installation); pair it with `unlock()`.
+  func lock() {
+    storage.withUnsafeMutablePointerToElements { mutex in
       Self.check(pthread_mutex_lock(mutex))
       #if DEBUG
         _lazyinject_checked_note_mutex(mutex, 1)
-        defer { _lazyinject_checked_note_mutex(mutex, 0) }
       #endif
-      defer { Self.check(pthread_mutex_unlock(mutex)) }
-      return try body()
+    }
+  }
+
+  /// Leaves the mutex that `lock()` took.
+  func unlock() {
+    storage.withUnsafeMutablePointerToElements { mutex in
+      #if DEBUG
+        _lazyinject_checked_note_mutex(mutex, 0)
+      #endif
+      Self.check(pthread_mutex_unlock(mutex))
     }
   }
 
