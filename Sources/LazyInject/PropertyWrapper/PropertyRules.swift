@@ -121,3 +121,13 @@ extension InitializerRegistry {
     _ property: KeyPath<Container, LazyProjection<Property>>
   ) { change { $0.remove(property: Property.self, key: .property(property)) } }
 }
+
+extension PropertyTarget {
+  /// The property that `keyPath` leads to, a `@Lazy` property's projection.
+  convenience init<Root: AnyObject, Value>(_ keyPath: KeyPath<Root, LazyProjection<Value>>) {
+    self.init(Root.self, keyPath, Lazy<Value>.self) { object in
+      let projection = unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
+      return (projection.container, UnsafeRawPointer(projection.slot.address))
+    }
+  }
+}

@@ -18,7 +18,8 @@ internal final class PropertyTarget: @unchecked Sendable {
   private let storageType: Any.Type
   /// Applies the key path to an object of the root class: the object the projection belongs to
   /// and the slot's address.
-  private let project: (AnyObject) -> (container: AnyObject, slot: UnsafeRawPointer)
+  private let project: Project
+  typealias Project = (AnyObject) -> (container: AnyObject, slot: UnsafeRawPointer)
   /// The slot's offset in objects of each class a first read or `validate` applied a key path
   /// to, by key path: every rule for one key path (of any registry or layer) knows its property
   /// once one found it.
@@ -26,13 +27,12 @@ internal final class PropertyTarget: @unchecked Sendable {
   /// Kept per class, since a subclass may override a computed property on the way.
   private static let offsets = Protected<[AnyKeyPath: [ObjectIdentifier: Int]]>([:])
 
-  /// The property that `keyPath` leads to, a `@Lazy` property's projection.
-  init<Root: AnyObject, Value>(_ keyPath: KeyPath<Root, LazyProjection<Value>>) {
-    (rootClass, self.keyPath, storageType) = (Root.self, keyPath, Lazy<Value>.self)
-    project = { object in
-      let projection = unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
-      return (projection.container, UnsafeRawPointer(projection.slot.address))
-    }
+  /// The property that `path`, rooted at `root`, leads to, applied by `project`.
+  ///
+  /// The wrapper makes one from a key path to its projection (`PropertyRules.swift`): this
+  /// folder names no wrapper type.
+  init(_ root: AnyClass, _ path: AnyKeyPath, _ storage: Any.Type, _ project: @escaping Project) {
+    (rootClass, keyPath, storageType, self.project) = (root, path, storage, project)
   }
 
   /// The offset of the property's slot in `container`, an object of the root class or one of its

@@ -53,22 +53,18 @@ final class Lock: Sendable {
   /// Takes the mutex, for a caller that must leave it where no `withLock` scope ends (the
   /// registry's state gate: a result wrapped in an optional to leave it cost 12% of a module's
   /// installation); pair it with `unlock()`.
-  func lock() {
-    storage.withUnsafeMutablePointerToElements { mutex in
-      Self.check(pthread_mutex_lock(mutex))
-      #if DEBUG
-        _lazyinject_checked_note_mutex(mutex, 1)
-      #endif
-    }
-  }
+  func lock() { change({ pthread_mutex_lock($0) }, isLocked: 1) }
 
   /// Leaves the mutex that `lock()` took.
-  func unlock() {
+  func unlock() { change({ pthread_mutex_unlock($0) }, isLocked: 0) }
+
+  /// Takes or leaves the mutex with `call`; notes it in debug builds.
+  private func change(_ call: (UnsafeMutablePointer<pthread_mutex_t>) -> Int32, isLocked: Int32) {
     storage.withUnsafeMutablePointerToElements { mutex in
+      Self.check(call(mutex))
       #if DEBUG
-        _lazyinject_checked_note_mutex(mutex, 0)
+        _lazyinject_checked_note_mutex(mutex, isLocked)
       #endif
-      Self.check(pthread_mutex_unlock(mutex))
     }
   }
 
