@@ -66,6 +66,15 @@ private actor Barrier {
 
 private let registry = InitializerRegistry.shared
 
+/// Registers an async initializer of `Avatar` for profile screens that counts its builds.
+private func registerCountedAvatar(in registry: InitializerRegistry, counting built: Counter) {
+  registry.register(Avatar.self, in: ProfileScreen.self) { screen in
+    await Task.yield()
+    built.increment()
+    return Avatar(owner: screen.user)
+  }
+}
+
 /// The error `body` throws, if any.
 private func outcome(_ body: () async throws -> Void) async -> (any Error)? {
   do {
@@ -97,11 +106,7 @@ struct AsyncInitializerTests {
   @Test func loadAwaitsAnInitializerWithItsSenderAndKeepsTheValue() async throws {
     let built = Counter()
     try await registry.withOverrides {
-      $0.register(Avatar.self, in: ProfileScreen.self) { screen in
-        await Task.yield()
-        built.increment()
-        return Avatar(owner: screen.user)
-      }
+      registerCountedAvatar(in: $0, counting: built)
     } operation: {
       let screen = ProfileScreen(user: 42)
       #expect(!screen.$avatar.isResolved)
@@ -364,11 +369,7 @@ struct AsyncInitializerTests {
   @Test func concurrentLoadsOfOnePropertyBuildOneValue() async throws {
     let built = Counter()
     try await registry.withOverrides {
-      $0.register(Avatar.self, in: ProfileScreen.self) { screen in
-        await Task.yield()
-        built.increment()
-        return Avatar(owner: screen.user)
-      }
+      registerCountedAvatar(in: $0, counting: built)
     } operation: {
       for _ in 0..<20 {
         let screen = ProfileScreen()
