@@ -81,7 +81,9 @@ let package = Package(
     // Runs every scene of the demo and checks what it says.
     .testTarget(
       name: "LazyInjectDemoTests",
-      dependencies: ["LazyInjectDemo", "LazyInjectChecks", "LazyInjectTestSupport"],
+      dependencies: [
+        "LazyInjectDemo", "LazyInjectChecks", "LazyInjectTesting", "LazyInjectTestSupport",
+      ],
       swiftSettings: appSettings),
   ],
   swiftLanguageModes: [.v6]

@@ -46,8 +46,15 @@ public struct OverridesTrait: TestTrait, SuiteTrait, TestScoping {
       try await function()  // The suite itself: its tests each get a layer.
       return
     }
+    try await provideScope(named: test.displayName ?? test.name, performing: function)
+  }
+
+  /// Runs one test case named `name` in a fresh layer: the scope of a test case.
+  package func provideScope(
+    named name: String, performing function: @Sendable () async throws -> Void
+  ) async throws {
     try await registry.withOverrides { layer in
-      layer.testName = test.displayName ?? test.name
+      layer.testName = name
       configure(layer)
     } operation: {
       try await function()

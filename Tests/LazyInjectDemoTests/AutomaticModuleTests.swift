@@ -1,6 +1,7 @@
 import Foundation
 import LazyInject
 import LazyInjectTestSupport
+import LazyInjectTesting
 import Testing
 
 @testable import LazyInjectDemo
@@ -111,8 +112,7 @@ struct AutomaticModuleTests {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         startWatchdog()
-        // The thread gives up after 1 s instead of 10.
-        InitializerRegistry.mainActorWaitSeconds = 1
+        InitializerRegistry.mainActorWaitSeconds = 0  // The thread gives up at once.
         await MainActor.run {
           // The main thread waits for a thread that waits for the main actor to install the
           // modules: a hang, but for the bound.
@@ -126,10 +126,106 @@ struct AutomaticModuleTests {
         failExitTest("the thread went on without the modules")
       })
     let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(output.contains("the main actor, which did not run them in 1 s"), "\(output)")
-    #expect(output.contains("Fix: use InitializerRegistry.shared on the main actor before"))
+    #expect(output.contains("the main actor did not run for 0 s"), "\(output)")
+    #expect(output.contains("Either the main thread is blocked waiting for this thread"))
+    #expect(output.contains("Fix: if the main thread waits for this thread, use"))
     #expect(!output.contains("watchdog"))
   }
+
+  @Test func busyMainActorStopsASynchronousFirstUseOffItWithBothCauses() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        startWatchdog()
+        InitializerRegistry.mainActorWaitSeconds = 0
+        let (started, isStarted) = AsyncStream.makeStream(of: Void.self)
+        Task { @MainActor in
+          isStarted.yield()
+          while true {}  // Busy for good: the process ends when the thread stops.
+        }
+        for await _ in started { break }
+        _ = InitializerRegistry.shared.description  // Off the main actor, synchronously.
+        failExitTest("the thread went on without the modules")
+      })
+    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(output.contains("or the main actor is busy with long synchronous work"), "\(output)")
+    #expect(output.contains("if the main actor is busy, make the first use from async code"))
+  }
+
+  // A test target as Xcode 26 makes one: one test holds the main actor (a `Process` read
+  // synchronously), another enters the `.overrides` trait off it. The async entries await the
+  // main actor's installation of the modules, beyond the bound a blocked thread would wait, and
+  // the process goes on. Each runs once, in a fresh process.
+
+  @Test func busyMainActorNeverStopsTheOverridesTraitEnteredOffIt() async {
+    await #expect(processExitsWith: .success) {
+      startWatchdog()
+      try await enterWhileTheMainActorIsBusy(.trait)
+    }
+  }
+
+  @Test func busyMainActorNeverStopsAsyncWithOverridesEnteredOffIt() async {
+    await #expect(processExitsWith: .success) {
+      startWatchdog()
+      try await enterWhileTheMainActorIsBusy(.withOverrides)
+    }
+  }
+
+  @Test func busyMainActorNeverStopsPrepareCalledOffIt() async {
+    await #expect(processExitsWith: .success) {
+      startWatchdog()
+      try await enterWhileTheMainActorIsBusy(.prepare)
+    }
+  }
+
+  @Test func busyMainActorNeverStopsLoadCalledOffIt() async {
+    await #expect(processExitsWith: .success) {
+      startWatchdog()
+      try await enterWhileTheMainActorIsBusy(.load)
+    }
+  }
+}
+
+/// The async entries that can be a process's first use of `InitializerRegistry.shared`.
+enum AsyncEntry: Sendable {
+  case trait, withOverrides, prepare, load
+}
+
+/// Holds the main actor busy, enters `entry` off it, and frees the main actor only once the entry
+/// waits for it to install the automatic modules: longer than the bound, which is 0 (a thread
+/// that waited at all would stop the process at once).
+@concurrent func enterWhileTheMainActorIsBusy(_ entry: AsyncEntry) async throws {
+  InitializerRegistry.mainActorWaitSeconds = 0
+  let (started, isStarted) = AsyncStream.makeStream(of: Void.self)
+  let busy = Task { @MainActor in
+    isStarted.yield()
+    while !InitializerRegistry.isAwaitingMainActor {}
+  }
+  for await _ in started { break }
+  let registry = InitializerRegistry.shared
+  switch entry {
+  case .trait:
+    // The scope of one test case (`Test.current` is nil in an exit test's process).
+    let trait = OverridesTrait.overrides {
+      $0.register(RequestManager.self) { _ in RequestManager() }
+    }
+    try await trait.provideScope(named: "busy") {
+      let explanation = registry.explain(RequestManager.self, in: NSObject.self)
+      require(explanation.contains("Override layer 1"), "no layer in force:\n\(explanation)")
+    }
+  case .withOverrides:
+    await registry.withOverrides { _ in
+    } operation: {
+      await Task.yield()
+    }
+  case .prepare:
+    try await registry.prepare()
+  case .load:
+    _ = try await NewsFetcher().$newsStore.load()
+  }
+  await busy.value
+  require(
+    registry.description.contains("LazyInjectDemo.NewsStore"),
+    "the modules were not installed:\n\(registry.description)")
 }
 
 /// What a background thread saw, read once it has signalled.

@@ -91,6 +91,7 @@ extension InitializerRegistry {
 
   /// Builds the rules `prepare()` builds, of `type` only if not nil, in a task group.
   private func prepare(_ type: Any.Type?) async throws {
+    await installAutomaticModulesIfNeeded()
     let rules = searchedRegistries.flatMap { owner in
       owner.registrations.filter { type == nil || $0.propertyType == type }.map { (owner, $0) }
     }

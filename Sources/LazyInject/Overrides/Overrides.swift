@@ -74,11 +74,13 @@ extension InitializerRegistry {
   /// ```
   ///
   /// The overrides follow `operation` across suspension points and into its child tasks; see
-  /// ``withOverrides(_:operation:)`` for the rules.
+  /// ``withOverrides(_:operation:)`` for the rules. Made first off the main actor, it awaits the
+  /// installation of the automatic modules on the main actor, blocking no thread.
   public func withOverrides<Result>(
     _ configure: (InitializerRegistry) throws -> Void,
     isolation: isolated (any Actor)? = #isolation, operation: () async throws -> Result
   ) async rethrows -> Result {
+    await installAutomaticModulesIfNeeded()
     let stack = try OverrideScope.stack(adding: configure, over: self)
     return try await OverrideScope.$current.withValue(
       stack, operation: operation, isolation: isolation)

@@ -27,6 +27,7 @@ extension Lazy {
   nonisolated(nonsending) internal static func _load(_ container: AnyObject, slot: _LazySlot)
     async throws -> Value
   {
+    await InitializerRegistry.shared.installAutomaticModulesIfNeeded()
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     let (marker, storesObject) = (_FirstRead.marker, isSingleReference(Value.self))
     while true {

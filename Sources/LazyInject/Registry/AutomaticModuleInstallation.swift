@@ -23,10 +23,12 @@
 /// Declare the conformance as above, without `@MainActor` (the protocol has it): a conformance
 /// isolated to the main actor is found only where the Swift runtime knows it runs there, which a
 /// job of the main queue that another thread drains (Linux) is not.
-/// A first use off the main actor hands the installation to the main queue and waits for it;
-/// if the main actor does not run it within 10 seconds (its thread is blocked, perhaps waiting
-/// for the very thread that waits), the program stops with a message that says the fix: use
-/// `shared` on the main actor first, at launch or in a test's set-up.
+/// A first use off the main actor hands the installation to the main queue. Async code (the
+/// `.overrides` trait, `withOverrides`, `prepare()`, `load()`) awaits it, blocking no thread,
+/// however long the main actor is busy. A synchronous first use off the main actor (a read,
+/// `resolve`, the synchronous `withOverrides`) waits for it; if the main actor does not run
+/// within 10 seconds (its thread is blocked, perhaps waiting for the very thread that waits, or
+/// busy), the program stops with a message that names both causes and the fix for each.
 ///
 /// The registry looks the conformance up at run time, so only one module of a program may
 /// declare it. An explicit ``InitializerRegistry/install(_:)`` still works alongside.

@@ -23,8 +23,9 @@ extension InitializerRegistry {
     case pending
     case installing(thread: UnsafeRawPointer)
     /// The first use was off the main actor: the main actor installs (a job on the main queue,
-    /// or its own next use of the registry) while the other threads wait, for a bounded time.
-    case awaitingMainActor(since: UInt64)
+    /// or its own next use of the registry) while async callers await it and threads wait, each
+    /// for a bounded time.
+    case awaitingMainActor
     case installed
   }
 
@@ -65,30 +66,51 @@ extension InitializerRegistry {
   /// until this thread claims their installation; returns whether it must install them now (with
   /// the lock released).
   ///
-  /// Stops the program if the main actor does not install them in time. Call with the lock held.
+  /// Stops the program if the main actor does not install them within the bound, counted from
+  /// this thread's first wait. Call with the lock held.
   private func claimInstallation() -> Bool {
     let thread = _lazyinject_thread_identity()
+    var deadline: UInt64?
     while true {
       switch state.value.modules {
       case .installed: return false
       case .installing(let installer):
         guard installer != thread else { return false }  // A module registering.
         state.lock.wait()
-      case .pending:
-        state.value.modules =
-          isOnMainActor()
-          ? .installing(thread: thread)
-          : .awaitingMainActor(since: DispatchTime.now().uptimeNanoseconds)
-        return true
-      case .awaitingMainActor where isOnMainActor():
+      case .pending where isOnMainActor(), .awaitingMainActor where isOnMainActor():
         state.value.modules = .installing(thread: thread)
         return true
-      case .awaitingMainActor(let since):
-        let waited = Int((DispatchTime.now().uptimeNanoseconds - since) / 1_000_000_000)
-        if waited >= Self.mainActorWaitSeconds { fatalError(Self.mainActorDidNotInstall(waited)) }
-        state.lock.wait(seconds: Self.mainActorWaitSeconds - waited)
+      case .pending:
+        state.value.modules = .awaitingMainActor  // Handed over to the main queue.
+        return true
+      case .awaitingMainActor:
+        let now = DispatchTime.now().uptimeNanoseconds
+        let end = deadline ?? now + UInt64(Self.mainActorWaitSeconds) * 1_000_000_000
+        guard now < end else {
+          fatalError(Self.mainActorDidNotRun(seconds: Self.mainActorWaitSeconds))
+        }
+        deadline = end
+        state.lock.wait(seconds: Int((end - now + 999_999_999) / 1_000_000_000))
       }
     }
+  }
+
+  /// Installs the automatic modules of ``shared`` if they are not yet, awaiting the main actor.
+  ///
+  /// What the async entries (`withOverrides`, `prepare()`, `load()`) call first: an await blocks
+  /// no thread, so it never gives up.
+  nonisolated(nonsending) internal func installAutomaticModulesIfNeeded() async {
+    guard self === Self.shared else { return }
+    let isPending = state.withLock { state in
+      guard case .installed = state.modules else {
+        if case .pending = state.modules, !isOnMainActor() { state.modules = .awaitingMainActor }
+        return true
+      }
+      return false
+    }
+    guard isPending else { return }
+    if isOnMainActor() { return withState { _ in } }
+    await MainActor.run { Self.shared.withState { _ in } }
   }
 
   /// Installs the modules of the program's `AutomaticModuleInstallation` conformance, if any, into
@@ -122,30 +144,40 @@ extension InitializerRegistry {
     of installation: any AutomaticModuleInstallation.Type
   ) -> [any InitializerModule] { installation.automaticModules }
 
-  /// The message that stops a thread which waited `waited` seconds for the main actor to install
-  /// the automatic modules: if the main thread waits for this one, neither would ever go on.
-  private static func mainActorDidNotInstall(_ waited: Int) -> String {
+  /// The message that stops a thread which waited `seconds` for the main actor to install the
+  /// automatic modules.
+  private static func mainActorDidNotRun(seconds: Int) -> String {
     """
-    LazyInject cannot use InitializerRegistry.shared: it was first used off the main actor, and \
-    the automatic modules (AutomaticModuleInstallation) are installed on the main actor, which \
-    did not run them in \(waited) s. The main thread is probably waiting for this thread, so \
-    neither would ever go on.
-    Fix: use InitializerRegistry.shared on the main actor before other threads do (at launch, \
-    or in a test's set-up: `_ = InitializerRegistry.shared.description`), or let the main \
-    thread run while it waits (await instead of blocking).
+    LazyInject cannot use InitializerRegistry.shared on this thread yet: its automatic modules \
+    (AutomaticModuleInstallation) are installed on the main actor, and the main actor did not run \
+    for \(seconds) s while this thread, which used the registry first and off the main actor, \
+    waited for it. Either the main thread is blocked waiting for this thread (then neither would \
+    ever go on), or the main actor is busy with long synchronous work.
+    Fix: if the main thread waits for this thread, use InitializerRegistry.shared on the main \
+    actor before (at launch, or in a test's set-up: `_ = InitializerRegistry.shared.description`); \
+    if the main actor is busy, make the first use from async code, which awaits the main actor \
+    instead of blocking a thread (`await registry.withOverrides`, `prepare()`, `load()`, the \
+    .overrides trait), or move the long work off the main actor.
     """
   }
 
   /// How long a thread waits for the main actor to install the automatic modules before it stops
-  /// the program: 10 s unless set, and never less than 1.
+  /// the program: 10 s unless set.
   private static let mainActorWait = Protected(10)
 
   /// The seconds a thread waits for the main actor to install the automatic modules before it
-  /// stops the program with the fix.
+  /// stops the program with the fix (0: it stops at once).
   ///
   /// For the package's tests.
   package static var mainActorWaitSeconds: Int {
     get { mainActorWait.withLock { $0 } }
-    set { mainActorWait.withLock { $0 = max(1, newValue) } }
+    set { mainActorWait.withLock { $0 = max(0, newValue) } }
+  }
+
+  /// Whether something waits for the main actor to install the modules of ``shared``.
+  ///
+  /// For the package's tests.
+  package static var isAwaitingMainActor: Bool {
+    shared.state.withLock { if case .awaitingMainActor = $0.modules { true } else { false } }
   }
 }
