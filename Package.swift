@@ -51,7 +51,8 @@ let package = Package(
     // The type records of a module's classes (ELF sections, Mach-O images): only the checks read
     // them.
     .target(name: "_LazyInjectScan"),
-    .target(name: "LazyInjectChecks", dependencies: ["LazyInject", "_LazyInjectScan"]),
+    .target(
+      name: "LazyInjectChecks", dependencies: ["LazyInject", "_LazyInjectScan", "_LazyInjectShims"]),
     .executableTarget(
       name: "LazyInjectDemo", dependencies: ["LazyInject", "LazyInjectChecks"],
       swiftSettings: appSettings),

@@ -5,7 +5,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 #if defined(__APPLE__)
 #include <sys/resource.h>
@@ -182,13 +181,3 @@ int _lazyinject_is_main_thread(void) {
   return is_main_thread;
 }
 
-void _lazyinject_write_standard_error(const char *text) {
-  for (size_t left = strlen(text); left > 0;) {
-    ssize_t written = write(2, text, left);
-    if (written <= 0) return;
-    text += written;
-    left -= (size_t)written;
-  }
-}
-
-const char *_lazyinject_environment(const char *name) { return getenv(name); }

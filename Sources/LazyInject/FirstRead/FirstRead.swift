@@ -9,68 +9,112 @@ import _LazyInjectShims
 
   /// Resolves `Value` for `container` through the property's `slot`, or stops the program.
   ///
-  /// Follows `plan` (see `ExpressPlan`) if the express table had one, else asks the shared
-  /// registry for one. Tells in `outcome` how, and stops the program with the resolution error's
-  /// message if there is one. The one trampoline from a first read into the pipeline.
-  /// Inlined, so that the express plan's cases run in code specialized for `Value`: a `.unique`
-  /// initializer is called without generic code around it (a tenth of a first read, measured).
+  /// Follows `path` (see `FastPath`) if the table had one, else asks the shared registry for one;
+  /// the general path is the resolution (`InitializerRegistry.resolve`). Tells in `outcome` what
+  /// the slot keeps. The one trampoline from a first read into resolution. Inlined, so that the
+  /// fast path's cases run in code specialized for `Value`: a `.unique` initializer is called
+  /// without generic code around it (a tenth of a first read, measured).
   @inlinable @inline(__always)
   internal static func resolve<Value>(
     _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer,
-    plan found: InitializerRegistry.ExpressPlan?, outcome: inout InitializerRegistry.Outcome
+    path found: FastPath?, outcome: inout InitializerRegistry.Outcome
   ) -> Value {
-    let plan =
+    let path =
       (found
-      ?? InitializerRegistry.shared.expressPlan(
+      ?? InitializerRegistry.shared.fastPath(
         for: Value.self, in: container, storesObject: isSingleReference(Value.self))).servingHere
-    FirstReadPath.record(plan, foundInTable: found != nil)
-    do {
-      return try InitializerRegistry.resolve(
-        type, for: container, slot: UnsafeRawPointer(slot), plan: plan, generally: nil,
-        outcome: &outcome)
-    } catch { stop(error) }
+    FirstReadPath.record(path, foundInTable: found != nil)
+    guard case .build(let registration, let flags) = path else {
+      if case .keptHandle(let handle, _) = path { handle.release() }  // Served in `Lazy._read`.
+      return resolve(type, for: container, slot: slot, creation: nil, outcome: &outcome)
+    }
+    return build(type, for: container, slot: slot, with: registration, flags, outcome: &outcome)
   }
 
-  /// Resolves as above, for the first read of a property made while override layers were in force:
-  /// with the layers the capture at `capture` keeps (see `Capture`), bound as the task's layers for
-  /// the whole resolution.
-  ///
-  /// Takes over the capture's +1.
-  @usableFromInline internal static func resolve<Value>(
-    _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer, capture: UInt,
+  /// Builds `Value` for `container` with the fast path's `.unique` registration, retained once,
+  /// or stops the program.
+  @inlinable @inline(__always)
+  internal static func build<Value>(
+    _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer,
+    with retained: Unmanaged<AnyRegistration>, _ flags: UInt32,
     outcome: inout InitializerRegistry.Outcome
   ) -> Value {
-    FirstReadPath.general.record()
-    defer { didReplace(capture) }
-    return resolve(
-      type, for: container, slot: slot, capture: _LazyObjectBox.box(at: capture).capture,
-      outcome: &outcome)
-  }
-
-  /// Resolves with the layers of `capture` (see `Capture.layers(readBy:)`), or the reader's.
-  internal static func resolve<Value>(
-    _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer,
-    capture: Capture?, outcome: inout InitializerRegistry.Outcome
-  ) -> Value {
+    let registration = unsafeDowncast(retained.takeRetainedValue(), to: Registration<Value>.self)
+    (outcome.isFirstRule, outcome.isObserved) = (true, flags & FastPath.observed != 0)
+    if !isSingleReference(Value.self) { outcome.noteBuilt(by: registration) }
     do {
-      return try withLayers(of: capture) {
-        try InitializerRegistry.resolve(
-          type, for: container, slot: UnsafeRawPointer(slot), plan: .general, generally: nil,
-          outcome: &outcome)
+      let frame = try ResolutionFrame.push(property: type, for: container, slot: slot)
+      defer { ResolutionFrame.pop(frame) }
+      SlotLock.assertNoLockHeld()
+      do { return try registration.make(container) } catch {
+        throw InitializerRegistry.failure(error, of: registration)
       }
     } catch { stop(error) }
   }
 
-  /// Runs `body` with the layers of `capture`, read by the calling task, bound as its layers.
+  /// Resolves as above, for the first read of a property made while override layers were in
+  /// force, or whose shared instance a reset released: with the layers the object box at `word`
+  /// keeps, if any (see `CreationLayers`), bound as the task's layers for the whole resolution.
   ///
-  /// When those layers join an object's and a reader's that are no single chain, the resolution
-  /// that needed this one (if any) may not let a layer keep what it builds either.
-  internal static func withLayers<Result>(of capture: Capture?, _ body: () throws -> Result)
-    rethrows -> Result
-  {
-    let layers = capture.map { $0.layers(readBy: OverrideScope.current) } ?? OverrideScope.current
-    if layers?.isMerged == true { ResolutionFrame.current?.pointee.taint.forbidsKeeping = true }
-    return try OverrideScope.$current.withValue(layers, operation: body)
+  /// Takes over the box's +1.
+  @usableFromInline internal static func resolve<Value>(
+    _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer, box word: UInt,
+    outcome: inout InitializerRegistry.Outcome
+  ) -> Value {
+    defer { didReplace(word) }
+    return resolve(
+      type, for: container, slot: slot, creation: _LazyObjectBox.box(at: word).creation,
+      outcome: &outcome)
+  }
+
+  /// Resolves on the general path with the layers of `creation`, read by the calling task.
+  @usableFromInline internal static func resolve<Value>(
+    _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer,
+    creation: CreationLayers?, outcome: inout InitializerRegistry.Outcome
+  ) -> Value {
+    FirstReadPath.general.record()
+    do {
+      guard let creation else {
+        return try InitializerRegistry.resolve(type, for: container, slot: slot, outcome: &outcome)
+      }
+      return try withLayers(of: creation) {
+        try InitializerRegistry.resolve(type, for: container, slot: slot, outcome: &outcome)
+      }
+    } catch { stop(error) }
+  }
+
+  /// What a slot keeps for `value` when it is not the value itself.
+  ///
+  /// `outcome` tells how a resolution built it (or an assignment, with no rule, set it): a shared
+  /// instance's handle, or a box of its own that records its rule and the layers used.
+  @usableFromInline internal static func box<Value>(
+    for value: Value, _ outcome: InitializerRegistry.Outcome
+  ) -> AnyObject {
+    if let handle = outcome.handle { return handle }
+    if isSingleReference(Value.self) {
+      return _LazyObjectBox(value, origin: outcome.origin, uses: outcome.uses)
+    }
+    return _LazyBox(value, origin: outcome.origin, uses: outcome.uses)
+  }
+
+  /// Runs `body` with the layers of `creation`, read by the calling task, bound as its layers.
+  internal static func withLayers<Result>(
+    of creation: CreationLayers?, _ body: () throws -> Result
+  ) rethrows -> Result {
+    guard let creation else { return try body() }
+    return try OverrideScope.$current.withValue(
+      creation.layers(readBy: OverrideScope.current), operation: body)
+  }
+
+  /// Notes that a read returned the value in the object box or `_LazyBox` at `word`: the
+  /// resolution or shared build under way on the task read a value built with the layers the
+  /// box records.
+  ///
+  /// Called with the slot lock held, in a process that made override layers.
+  @usableFromInline internal static func noteRead(at word: UInt) {
+    let box = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: word)!)
+      .takeUnretainedValue()
+    if let record = box as? any _UsesRecord { ResolutionFrame.noteRead(record.uses) }
   }
 
   /// Stops the program with `error`'s message.
@@ -126,7 +170,8 @@ import _LazyInjectShims
     while isInFlight: () -> Bool
   ) {
     let slot = UnsafeRawPointer(slot)
-    if let error = ResolutionFrame.cycleError(resolving: property, for: container, slot: slot) {
+    let address = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    if let error = ResolutionFrame.cycleError(resolving: property, for: address, slot: slot) {
       stop(error)
     }
     if let error = WaitGraph.willWait(for: .slot(slot)) { stop(error) }
@@ -140,15 +185,19 @@ import _LazyInjectShims
       return isInFlight()
     }
     WaitGraph.didWait()
-    if isAwaited { stop(ResolutionError.requiresLoad(summary(property, container, slot), nil)) }
+    if isAwaited {
+      let offset = slot - UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+      let what = WaitGraph.Step.property(property, in: type(of: container), offset: offset)
+      stop(ResolutionError.requiresLoad(what.summary, nil))
+    }
   }
 
   /// Suspends the calling task until the slot is no longer in flight, or throws the cycle that
   /// waiting would close.
   nonisolated(nonsending) static func awaitPublication(
-    of slot: UnsafeRawPointer, summary: String, while isInFlight: () -> Bool
+    of slot: UnsafeRawPointer, step: WaitGraph.Step, while isInFlight: () -> Bool
   ) async throws {
-    let step = WaitGraph.Held(slot: UInt(bitPattern: slot), registration: nil, summary: summary)
+    let step = WaitGraph.Held(slot: UInt(bitPattern: slot), registration: nil, what: step)
     if let error = AsyncChain.cycle(closedBy: step) { throw error }
     let task = AsyncChain.current ?? AsyncChain([])
     if let error = WaitGraph.willWait(for: .slot(slot), as: task) { throw error }
@@ -204,20 +253,34 @@ import _LazyInjectShims
     }
   }
 
-  /// What the property `field` of `container`, an object of its class, holds: whether a value
-  /// (a `@WeakLazy` property's may go away at any time: it never counts as resolved), and the
-  /// capture of the layers its first read would resolve with.
-  internal static func state(of field: LazyField, in container: AnyObject)
-    -> (isResolved: Bool, capture: Capture?)
-  {
+  /// Whether the property `field` of `container`, an object of its class, holds a value (a
+  /// `@WeakLazy` property's may go away at any time: it never counts as resolved), and the
+  /// registries its first read would search from `registry`: the layers it was made under, then
+  /// the caller's that they lack.
+  static func state(
+    of field: LazyField, in container: AnyObject, searching registry: InitializerRegistry
+  ) -> (isResolved: Bool, searched: [InitializerRegistry]) {
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     SlotLock.lock(object)
-    defer { SlotLock.unlock(object) }
     let word = (object + field.offset).load(as: UInt.self)
-    guard !field.isWeak else { return (false, _WeakLazyReference.capture(at: word)) }
-    // An object box holds the marker exactly when it is a capture, whatever the value's type.
+    // An object box is told by its class, whatever the value's type.
     let content = SlotWord.content(
       of: word, marker: _lazyinject_in_flight_marker(), storesObject: true)
-    return (content.isValue, content == .capture ? _LazyObjectBox.box(at: word).capture : nil)
+    let creation =
+      field.isWeak
+      ? _WeakLazyReference.creation(at: word)
+      : content == .emptyBox ? _LazyObjectBox.box(at: word).creation : nil
+    SlotLock.unlock(object)
+    let searched = withLayers(of: creation) { registry.searchedRegistries }
+    return (!field.isWeak && content.isValue, searched)
   }
+}
+
+extension InitializerRegistry {
+  /// Whether the property `field` of `container` holds a value, and the registries its first
+  /// read would search from this registry (see `_FirstRead.state`): what validating an object
+  /// asks.
+  package func state(of field: LazyField, in container: AnyObject)
+    -> (isResolved: Bool, searched: [InitializerRegistry])
+  { _FirstRead.state(of: field, in: container, searching: self) }
 }

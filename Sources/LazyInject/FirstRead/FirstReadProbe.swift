@@ -4,15 +4,14 @@ import _LazyInjectShims
 /// the package's tests (`Tests/LazyInjectTests/Support/FirstReadProbe.swift` reads it).
 ///
 /// Release builds record nothing and pay nothing. The first override layer of a process turns
-/// the express path off for good: tests of it run in a fresh process (an exit test).
+/// the fast path off for good: tests of it run in a fresh process (an exit test).
 @usableFromInline package enum FirstReadPath: Int32, Sendable {
-  /// The express table held a kept object: it went into the slot under the slot lock.
-  case expressTableKeptObject
-  /// The express table held a `.unique` registration: it was built without the registry's lock.
-  case expressTableBuild
-  /// The express plan, made under the registry's lock, was a kept object.
-  case registryKeptObject
-  /// The express plan, made under the registry's lock, was a `.unique` registration.
+  /// The fast path's table held a kept instance's handle: it went into the slot under the slot
+  /// lock.
+  case fastTableKeptHandle
+  /// The table held a `.unique` registration: it was built without the registry's lock.
+  case fastTableBuild
+  /// The fast path, asked of the registry under its lock, was a `.unique` registration.
   case registryBuild
   /// The general path: every layer's rules, scopes, `init()`, optionals, the tracer.
   case general
@@ -24,13 +23,13 @@ import _LazyInjectShims
     #endif
   }
 
-  /// Records the path of a first read that resolves with `plan`, found in the express table or
-  /// made under the registry's lock.
+  /// Records the path of a first read that resolves with `path`, found in the table or asked of
+  /// the registry.
   @inlinable @inline(__always)
-  static func record(_ plan: InitializerRegistry.ExpressPlan, foundInTable: Bool) {
-    switch plan {
-    case .keptObject: (foundInTable ? expressTableKeptObject : registryKeptObject).record()
-    case .build: (foundInTable ? expressTableBuild : registryBuild).record()
+  static func record(_ path: FastPath, foundInTable: Bool) {
+    switch path {
+    case .keptHandle: general.record()  // Not served from here (see `_FirstRead.resolve`).
+    case .build: (foundInTable ? fastTableBuild : registryBuild).record()
     case .general: general.record()
     }
   }

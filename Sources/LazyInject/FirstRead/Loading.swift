@@ -1,59 +1,65 @@
 import _LazyInjectShims
 
 // The async entries into resolution: `$property.load()` (through `Lazy._load`) and `prepare()`.
-// They resolve as a first read does, and await where a rule is async (see
+// They follow the same decision as a first read, and await where its rule is async (see
 // Resolution/SharedInstance.swift, `asyncInstance`).
 
 extension _FirstRead {
   /// Resolves `Value` for `container` through its property's `slot`, which the caller claimed (it
-  /// held `word`: 0, or a capture the caller still owns), as a first read would, awaiting an async
-  /// initializer; tells in `outcome` how.
+  /// held `word`: 0, or an object box the caller still owns), as a first read would, awaiting an
+  /// async initializer; tells in `outcome` what the slot keeps.
   ///
-  /// What `$property.load()` runs: it throws where a first read stops.
-  ///
-  /// The synchronous pipeline runs first: a synchronous rule, `init()`, or an instance an async
-  /// rule's scope keeps serve as for a read. When it meets an async rule with nothing kept for
-  /// this very slot, this awaits that rule instead, while synchronous readers of the slot stop
-  /// rather than wait.
+  /// What `$property.load()` runs: it throws where a first read stops. It decides first, with the
+  /// object's layers: a rule that does not await (or `init()`, or an instance an async rule's
+  /// scope keeps) serves as for a read, synchronously, where `load()` was called; an async rule,
+  /// or a forward to one, is awaited, while synchronous readers of the slot stop rather than wait.
   nonisolated(nonsending) static func load<Value>(
-    _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer, capture word: UInt,
+    _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer, box word: UInt,
     outcome: inout InitializerRegistry.Outcome
   ) async throws -> Value {
-    let capture = word == 0 ? nil : _LazyObjectBox.box(at: word).capture
-    let layers = capture.map { $0.layers(readBy: OverrideScope.current) } ?? OverrideScope.current
-    let slot = UnsafeRawPointer(slot)
-    let step = WaitGraph.Held(
-      slot: UInt(bitPattern: slot), registration: nil, summary: summary(Value.self, container, slot)
-    )
-    // Synchronously, where `load()` was called: a main-actor rule is built there, as by a read.
-    do {
+    let creation = word == 0 ? nil : _LazyObjectBox.box(at: word).creation
+    let layers = creation.map { $0.layers(readBy: OverrideScope.current) } ?? OverrideScope.current
+    let (registry, slot) = (InitializerRegistry.shared, UnsafeRawPointer(slot))
+    let offset = slot - UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let decision = OverrideScope.$current.withValue(layers) {
+      registry.decide(
+        type, in: Swift.type(of: container), for: .object(container, offset: offset),
+        searching: registry.searchedRegistries, followingForwards: true)
+    }
+    let target = decision.target
+    guard let rule = decision.registration, let async = target.registration,
+      async.source.isAsync, let owner = target.owner
+    else {
       return try OverrideScope.$current.withValue(layers) {
         try InitializerRegistry.resolve(
-          type, for: container, slot: slot, plan: .general, generally: nil, outcome: &outcome)
+          type, for: container, slot: slot, decided: decision, outcome: &outcome)
       }
-    } catch let error as ResolutionError {
-      guard case (let registration, let owner, step.slot)? = error.pending else { throw error }
-      toggleAwaited(slot)
-      defer { toggleAwaited(slot) }
-      let value = try await OverrideScope.$current.withValue(layers) {
-        try await AsyncChain.with(step) {
-          try await owner.asyncInstance(of: registration, for: container)
-        }
-      }
-      // The outcome names the rule the decision chose (a forward's, for a forwarded property).
-      // The rule of `Value`, of `T` for a `T?`, or a forward's target, which a read casts too.
-      guard let typed = value as? Value else { throw error }
-      return typed
     }
-  }
-
-  /// `"MyApp.Avatar in MyApp.ProfileScreen.avatar"`: the step of a property in messages.
-  static func summary(_ property: Any.Type, _ container: AnyObject, _ slot: UnsafeRawPointer)
-    -> String
-  {
-    let offset = slot - UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-    return "\(typeName(property)) in \(typeName(type(of: container)))."
-      + StoredField.name(at: offset, in: type(of: container))
+    toggleAwaited(slot)
+    defer { toggleAwaited(slot) }
+    let step = WaitGraph.Held(
+      slot: UInt(bitPattern: slot), registration: nil,
+      what: .property(Value.self, in: Swift.type(of: container), offset: offset))
+    var uses = LayersUsed()
+    for used in [decision.owner, owner].compactMap({ $0 }) where used !== registry {
+      uses.add(LayersUsed(used))
+    }
+    let (value, handle) = try await OverrideScope.$current.withValue(layers) {
+      try await AsyncChain.with(step) {
+        try await owner.asyncInstance(
+          of: async, for: container, stack: layers,
+          handle: InitializerRegistry.Handles(Value.self, rule: rule.source), uses: &uses)
+      }
+    }
+    // The rule of `Value`, of `T` for a `T?`, or a forward's target, which a read casts too.
+    guard let typed = value as? Value else {
+      throw ResolutionError.forwardTargetMismatch(
+        forwarded: Value.self, target: async.propertyType, value: value,
+        site: "\(rule.source.fileID):\(rule.source.line)", chain: [])
+    }
+    (outcome.origin, outcome.uses) = (.registration(rule.source), uses)
+    (outcome.handle, outcome.isObserved) = (handle, decision.isObserved)
+    return typed
   }
 }
 
@@ -106,7 +112,11 @@ extension InitializerRegistry {
     }
     try await withThrowingTaskGroup(of: Void.self) { group in
       for (registry, rule) in rules where rule.isPreparable {
-        group.addTask { _ = try await registry.asyncInstance(of: rule, for: nil) }
+        group.addTask {
+          var uses = LayersUsed()
+          _ = try await registry.asyncInstance(
+            of: rule, for: nil, stack: OverrideScope.current, handle: nil, uses: &uses)
+        }
       }
       do { try await group.waitForAll() } catch {
         throw Task.isCancelled ? CancellationError() : error

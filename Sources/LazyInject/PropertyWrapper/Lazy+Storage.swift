@@ -5,19 +5,13 @@ import _LazyInjectShims
 
 extension Lazy {
   /// The retained word a slot keeps for `value`, built as `outcome` tells: the value itself if it
-  /// is an object built by its pair's pin with no override layer's rule (`isPinned`), else a box
-  /// that records its rule and the layers used.
+  /// is an object its pair's first rule built with no override layer (`isFirstRule`), else a
+  /// shared instance's handle, or a box that records its rule and the layers used.
   @inlinable @inline(__always)
   internal static func _word(for value: Value, outcome: InitializerRegistry.Outcome) -> UInt {
-    let box: AnyObject
-    if isSingleReference(Value.self) {
-      let object = unsafeBitCast(value, to: AnyObject.self)
-      box =
-        outcome.isPinned
-        ? object : _LazyObjectBox(object, outcome: outcome)
-    } else {
-      box = _LazyBox(value, outcome: outcome)
-    }
+    let box =
+      isSingleReference(Value.self) && outcome.isFirstRule
+      ? unsafeBitCast(value, to: AnyObject.self) : _FirstRead.box(for: value, outcome)
     return UInt(bitPattern: Unmanaged.passRetained(box).toOpaque())
   }
 
@@ -35,13 +29,17 @@ extension Lazy {
       let word = slot.word
       let content = SlotWord.content(of: word, marker: marker, storesObject: storesObject)
       let value = content.isValue ? _value(at: word, content) : nil
-      // Else claimed: 0 or a capture, now this task's; or in flight, awaited below.
+      if content.isValue, content != .object, _lazyinject_overrides_used() != 0 {
+        _FirstRead.noteRead(at: word)
+      }
+      // Else claimed: 0 or an empty box, now this task's; or in flight, awaited below.
       if !content.isValue && content != .inFlight { slot.word = marker }
       SlotLock.unlock(object)
       if let value { return value }
       guard content != .inFlight else {
+        let offset = UnsafeRawPointer(slot.address) - object
         try await _FirstRead.awaitPublication(
-          of: slot.address, summary: _FirstRead.summary(Value.self, container, slot.address)
+          of: slot.address, step: .property(Value.self, in: type(of: container), offset: offset)
         ) {
           SlotLock.lock(object)
           defer { SlotLock.unlock(object) }
@@ -52,8 +50,9 @@ extension Lazy {
       var outcome = InitializerRegistry.Outcome()
       do {
         let built = try await _FirstRead.load(
-          Value.self, for: container, slot: slot.address, capture: word, outcome: &outcome)
-        _FirstRead.didReplace(word)  // The capture, consumed.
+          Value.self, for: container, slot: slot.address, box: word, outcome: &outcome)
+        _FirstRead.didReplace(word)  // The empty box, consumed.
+        ResolutionFrame.noteRead(outcome.uses)  // The caller may be building with the value.
         return _publish(built, outcome: outcome, in: container, slot: slot, marker: marker)
       } catch {
         SlotLock.lock(object)
@@ -96,15 +95,15 @@ extension Lazy {
       of: word, marker: _lazyinject_in_flight_marker(), storesObject: isSingleReference(Value.self))
     // Retained under the lock: another thread may replace and release the box once unlocked.
     let box =
-      content == .boxed
+      content == .boxed || content == .inObjectBox
       ? Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: word)!).takeUnretainedValue()
       : nil
     let origin = (box as? _LazyObjectBox)?.origin ?? (box as? _LazyBox<Value>)?.origin
     SlotLock.unlock(object)
     guard content == .object else { return (content.isValue, origin?.rule) }
-    let pin = InitializerRegistry.shared.withState {
-      $0.rules.pin(of: Value.self, in: type(of: container))
+    let first = InitializerRegistry.shared.withState {
+      $0.rules.firstRule(of: Value.self, in: type(of: container))
     }
-    return (true, pin?.rule(of: Value.self))
+    return (true, first?.rule(of: Value.self))
   }
 }

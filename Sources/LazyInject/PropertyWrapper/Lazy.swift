@@ -57,8 +57,8 @@ import _LazyInjectShims
   /// Made while override layers are in force, the property keeps them for its first read (see
   /// ``InitializerRegistry/withOverrides(_:operation:)``).
   public init() {
-    // Until a layer exists, no capture: the check costs a load, a call would cost more.
-    _slot = _lazyinject_overrides_used() == 0 ? nil : _LazyObjectBox.capture()
+    // Until a layer exists, no layers to keep: the check costs a load, a call would cost more.
+    _slot = _lazyinject_overrides_used() == 0 ? nil : _LazyObjectBox.creation()
   }
 
   /// Unavailable: `@Lazy` takes no initial value; its value comes from the registry.
@@ -104,8 +104,9 @@ import _LazyInjectShims
       SlotLock.lock(object)
       let marker = _lazyinject_in_flight_marker()
       let word = unsafeBitCast(container[keyPath: storageKeyPath]._slot, to: UInt.self)
-      switch SlotWord.content(of: word, marker: marker, storesObject: isSingleReference(Value.self))
-      {
+      let content = SlotWord.content(
+        of: word, marker: marker, storesObject: isSingleReference(Value.self))
+      switch content {
       case .object:
         // The value itself, read as a field of its type: a read whose result goes unused then
         // costs no retain (a third of a read, measured).
@@ -114,8 +115,10 @@ import _LazyInjectShims
         }
         SlotLock.unlock(object)
         return value
-      case .boxed:
-        let value = _value(at: word, .boxed)
+      case .boxed, .inObjectBox:
+        let value = _value(at: word, content)
+        // A resolution under way may read a value built with an override layer's rules.
+        if _lazyinject_overrides_used() != 0 { _FirstRead.noteRead(at: word) }
         SlotLock.unlock(object)
         return value
       default:
@@ -166,45 +169,50 @@ import _LazyInjectShims
   ///
   /// Call with the slot lock held.
   @inlinable internal static func _value(at word: UInt, _ content: SlotWord) -> Value {
-    if content == .object { return withUnsafeBytes(of: word) { $0.load(as: Value.self) } }
-    return isSingleReference(Value.self)
-      ? unsafeBitCast(_LazyObjectBox.object(at: word), to: Value.self)
-      : _LazyBox<Value>.value(at: word)
+    switch content {
+    case .object: return withUnsafeBytes(of: word) { $0.load(as: Value.self) }
+    case .inObjectBox:
+      let inner = _LazyObjectBox.inner(at: word)
+      return isSingleReference(Value.self)
+        ? withUnsafeBytes(of: inner) { $0.load(as: Value.self) } : _LazyBox<Value>.value(at: inner)
+    default: return _LazyBox<Value>.value(at: word)
+    }
   }
 
-  /// The read of the slot of `container` when the getter found no value: nothing, a capture, or
-  /// the marker; called with the slot lock held, which it unlocks.
+  /// The read of the slot of `container` when the getter found no value: nothing, an empty box,
+  /// or the marker; called with the slot lock held, which it unlocks.
   ///
-  /// An empty slot is read for the first time: under the lock the express table (see
-  /// `ExpressTable`) is read without the registry's lock, and a kept object goes into the slot at
-  /// once; otherwise the slot is marked in flight (`marker`) and the value built, with the layers
-  /// of a capture. Before the first resolution of the process publishes the marker, and for a
-  /// slot in flight, `_resolve` claims or waits.
+  /// An empty slot is read for the first time: under the lock the fast path's table (see
+  /// `FastPath`) is read without the registry's lock, and a kept instance's handle goes into the
+  /// slot at once; otherwise the slot is marked in flight (`marker`) and the value built, with
+  /// the layers an empty box keeps. Before the first resolution of the process publishes the
+  /// marker, and for a slot in flight, `_resolve` claims or waits.
   @inlinable @inline(never)
   internal static func _read(
     _ container: AnyObject, slot: _LazySlot, word: UInt, marker: UInt
   ) -> Value {
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     SlotLock.assertHeld(object)
-    var plan: InitializerRegistry.ExpressPlan?
+    var path: FastPath?
     switch SlotWord.content(of: word, marker: marker, storesObject: isSingleReference(Value.self)) {
     case .empty where marker != 0:
-      plan = InitializerRegistry.ExpressPlan.inTable(for: Value.self, in: type(of: container))
-      if case .keptObject(let kept, let flags) = plan, isSingleReference(Value.self),
-        flags & InitializerRegistry.ExpressPlan.mainActor == 0
-          || InitializerRegistry.ExpressPlan.onMainActor()
+      path = FastPath.inTable(for: Value.self, in: type(of: container))
+      if case .keptHandle(let handle, let flags) = path, isSingleReference(Value.self),
+        flags & FastPath.mainActor == 0 || FastPath.onMainActor()
       {
-        let value = unsafeBitCast(kept.takeUnretainedValue(), to: Value.self)  // The caller's +1,
-        slot.word = UInt(bitPattern: kept.retain().toOpaque())  // and the slot's, together.
+        // Not empty: the table is emptied before a reset empties a handle it names.
+        let inner = handle._withUnsafeGuaranteedRef { $0.word }
+        let value = withUnsafeBytes(of: inner) { $0.load(as: Value.self) }  // The caller's +1,
+        slot.word = UInt(bitPattern: handle.retain().toOpaque())  // and the slot's handle.
         SlotLock.unlock(object)
-        FirstReadPath.expressTableKeptObject.record()
-        if flags & InitializerRegistry.ExpressPlan.observed != 0 {
+        FirstReadPath.fastTableKeptHandle.record()
+        if flags & FastPath.observed != 0 {
           _FirstRead.notify(container, slot: slot.address, of: value)
         }
         return value
       }
-      plan = plan?.retained
-    case .capture:
+      path = path?.retained
+    case .emptyBox:
       break
     default:  // In flight, or no marker yet (the process's first resolution): claim or wait.
       SlotLock.unlock(object)
@@ -212,14 +220,13 @@ import _LazyInjectShims
     }
     slot.word = marker
     SlotLock.unlock(object)
-    return _resolve(
-      container, slot: slot, claimed: true, plan: plan, capture: plan == nil ? word : 0)
+    return _resolve(container, slot: slot, claimed: true, path: path, box: word)
   }
 
   /// The first read: marks the slot in flight (unless `claimed`, already marked by this thread),
-  /// resolves with `plan` (an express plan `_read` found, its payload retained once) or by
-  /// asking the registry for one, or with the layers of `capture` (a retained capture that was
-  /// in the slot, or 0), and publishes; or waits for the thread that marked it.
+  /// resolves with `path` (a fast path `_read` found, its payload retained once) or by asking the
+  /// registry for one, or with the layers of `box` (a retained empty object box that was in the
+  /// slot, or 0), and publishes; or waits for the thread that marked it.
   ///
   /// The slot is read and written only with the object's slot lock held, as raw words: the
   /// marker is immortal, so it is stored without retaining it, and the value is stored with the
@@ -227,43 +234,63 @@ import _LazyInjectShims
   /// function.)
   @inlinable @inline(never)
   internal static func _resolve(
-    _ container: AnyObject, slot: _LazySlot, claimed: Bool,
-    plan found: InitializerRegistry.ExpressPlan? = nil, capture: UInt = 0
+    _ container: AnyObject, slot: _LazySlot, claimed: Bool, path found: FastPath? = nil,
+    box: UInt = 0
   ) -> Value {
-    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     // The C copy of the marker's address costs a load; the Swift one, a `swift_once` check.
     let published = _lazyinject_in_flight_marker()
     let marker = published != 0 ? published : _FirstRead.marker
-    var (isClaimed, capture) = (claimed, capture)
-    while !isClaimed {
+    var box = box
+    if !claimed {
+      switch _claim(container, slot: slot, marker: marker) {
+      case .value(let value): return value
+      case .claimed(let taken): box = taken
+      }
+    }
+    var outcome = InitializerRegistry.Outcome()
+    let built =
+      box == 0
+      ? _FirstRead.resolve(
+        Value.self, for: container, slot: slot.address, path: found, outcome: &outcome)
+      : _FirstRead.resolve(
+        Value.self, for: container, slot: slot.address, box: box, outcome: &outcome)
+    return _publish(built, outcome: outcome, in: container, slot: slot, marker: marker)
+  }
+
+  /// What `_claim` found: a value, or the slot claimed, with the empty box (or 0) it held.
+  @usableFromInline internal enum _Claim {
+    case value(Value)
+    case claimed(box: UInt)
+  }
+
+  /// Claims the slot of `container` for this thread (marks it in flight), unless it holds a
+  /// value, which it returns; waits while another thread builds it.
+  @inlinable @inline(__always)
+  internal static func _claim(_ container: AnyObject, slot: _LazySlot, marker: UInt) -> _Claim {
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    while true {
       SlotLock.lock(object)
       let current = slot.word
       let content = SlotWord.content(
         of: current, marker: marker, storesObject: isSingleReference(Value.self))
       if content.isValue {
         let value = _value(at: current, content)
+        if content != .object && _lazyinject_overrides_used() != 0 {
+          _FirstRead.noteRead(at: current)
+        }
         SlotLock.unlock(object)
-        return value
+        return .value(value)
       }
-      (isClaimed, capture) = (content != .inFlight, current)  // 0, or a capture to take over.
+      let isClaimed = content != .inFlight  // 0, or an empty box to take over.
       if isClaimed { slot.word = marker }
       SlotLock.unlock(object)
-      if !isClaimed {
-        _FirstRead.wait(for: Value.self, in: container, slot: slot.address) {
-          SlotLock.lock(object)
-          defer { SlotLock.unlock(object) }
-          return slot.word == marker
-        }
+      if isClaimed { return .claimed(box: current) }
+      _FirstRead.wait(for: Value.self, in: container, slot: slot.address) {
+        SlotLock.lock(object)
+        defer { SlotLock.unlock(object) }
+        return slot.word == marker
       }
     }
-    var outcome = InitializerRegistry.Outcome()
-    let built =
-      capture == 0
-      ? _FirstRead.resolve(
-        Value.self, for: container, slot: slot.address, plan: found, outcome: &outcome)
-      : _FirstRead.resolve(
-        Value.self, for: container, slot: slot.address, capture: capture, outcome: &outcome)
-    return _publish(built, outcome: outcome, in: container, slot: slot, marker: marker)
   }
 
   /// Publishes `built`, which a resolution that claimed the slot (`marker` in it) produced with

@@ -53,7 +53,7 @@ import _LazyInjectShims
   /// ``InitializerRegistry/withOverrides(_:operation:)``).
   public init() {
     if Self.weakness == 0 { Self.stopNotWeak() }
-    _reference = Capture.current.map { _WeakLazyReference(capture: $0) }
+    _reference = CreationLayers.current.map { _WeakLazyReference(creation: $0) }
   }
 
   /// Whether a weak reference can hold a `Value`: 1, 0 (never), or -1 (the type's metadata does
@@ -119,6 +119,7 @@ import _LazyInjectShims
           // A strong reference, released only after unlocking: if it is the last one, the
           // deinit must not run under the lock.
           if let current = _WeakLazyReference.object(at: word) {
+            if _lazyinject_overrides_used() != 0 { _WeakLazyReference.noteRead(at: word) }
             SlotLock.unlock(object)
             return _WeakLazyReference.value(of: current, as: Value.self)
           }
@@ -139,7 +140,7 @@ import _LazyInjectShims
     set {
       let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
       // Made before locking, and put in the slot only if the slot has no reference to reuse.
-      let spare = _WeakLazyReference(capture: nil, object: newValue.map(Self.object(of:)))
+      let spare = _WeakLazyReference(creation: nil, object: newValue.map(Self.object(of:)))
       SlotLock.lock(object)
       let slot = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._reference) {
         _LazySlot($0)
@@ -167,16 +168,18 @@ import _LazyInjectShims
     var outcome = InitializerRegistry.Outcome()
     // Held strongly until returned: the slot only keeps it weakly.
     let value =
-      reference?.capture == nil
+      reference?.creation == nil
       ? _FirstRead.resolve(
-        Value?.self, for: container, slot: slot.address, plan: nil, outcome: &outcome)
+        Value?.self, for: container, slot: slot.address, path: nil, outcome: &outcome)
       : _FirstRead.resolve(
-        Value?.self, for: container, slot: slot.address, capture: reference?.capture,
+        Value?.self, for: container, slot: slot.address, creation: reference?.creation,
         outcome: &outcome)
     // This thread's: either the reference it took out of the slot, or a new one. In no slot yet:
     // nobody else reads it.
-    let published = reference ?? _WeakLazyReference(capture: nil)
+    let published = reference ?? _WeakLazyReference(creation: nil)
     published.object = value.map(Self.object(of:))
+    (published.handle, published.isShared) = (outcome.handle, outcome.handle != nil)
+    published.uses = outcome.uses
     SlotLock.lock(object)
     let current = slot.word
     let isPublished = current == _LazyMarker.address  // Else assigned meanwhile: that wins.

@@ -9,7 +9,7 @@
 /// `@unchecked Sendable`: the offsets are guarded by their locks (`Protected`); the key path is an
 /// immutable object, applied from any thread only to make a projection, which reads no state of
 /// the object.
-internal final class PropertyTarget: @unchecked Sendable {
+package final class PropertyTarget: @unchecked Sendable {
   /// The key path's root class.
   let rootClass: AnyClass
   /// The key path, whose equality (root type included) tells one property rule from another.
@@ -36,23 +36,21 @@ internal final class PropertyTarget: @unchecked Sendable {
   }
 
   /// The offset of the property's slot in `container`, an object of the root class or one of its
-  /// subclasses.
-  ///
-  /// - Throws: ``ResolutionError/Kind/invalidPropertyKeyPath`` when the key path leads to a
-  ///   property of another object (`\UsersViewController.session.$token`).
-  func offset(in container: AnyObject, rule: RuleSource) throws(ResolutionError) -> Int {
+  /// subclasses; nil when the key path leads to a property of another object
+  /// (`\UsersViewController.session.$token`), whose class `ownerClass(in:)` tells.
+  func offset(in container: AnyObject) -> Int? {
     let containerClass = ObjectIdentifier(type(of: container))
     if let known = Self.offsets.withLock({ $0[keyPath]?[containerClass] }) { return known }
     // Applied without a lock held: a key path through another object's getters runs user code.
     let (owner, slot) = project(container)
-    guard owner === container else {
-      throw ResolutionError.invalidPropertyKeyPath(
-        rule: rule.rule, containerClass: type(of: container), ownerClass: type(of: owner))
-    }
+    guard owner === container else { return nil }
     let found = slot - UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     Self.offsets.withLock { $0[keyPath, default: [:]][containerClass] = found }
     return found
   }
+
+  /// The class of the object whose property the key path leads to, from `container`.
+  func ownerClass(in container: AnyObject) -> AnyClass { type(of: project(container).container) }
 
   /// The root class's `@Lazy` properties of the type: what the key path may name.
   private var candidates: [LazyField] {
@@ -63,7 +61,7 @@ internal final class PropertyTarget: @unchecked Sendable {
   /// path (in the root class if it did, else in any), or told by the root class having one
   /// `@Lazy` property of the type (a key path to the projection of another object's property
   /// is reported at its first use); nil otherwise.
-  var offsetWithoutObject: Int? {
+  package var offsetWithoutObject: Int? {
     let known = Self.offsets.withLock {
       $0[keyPath].flatMap { $0[ObjectIdentifier(rootClass)] ?? $0.values.first }
     }

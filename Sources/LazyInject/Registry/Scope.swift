@@ -1,3 +1,8 @@
+// Scopes: how many instances a rule builds, what a registry keeps of them (`InstanceStore`), and
+// the boxes a `@Lazy` slot keeps a value in, among them the handle every slot holding a kept
+// instance shares, which a reset of its scope empties. Building an instance once and deciding
+// who keeps it is resolution's (Resolution/SharedInstance.swift).
+
 extension InitializerRegistry {
   /// How many instances a registration builds.
   ///
@@ -31,7 +36,7 @@ extension InitializerRegistry {
     /// }
     ///
     /// registry.register(UserProfile.self, scope: .session) { _ in UserProfile.load() }
-    /// registry.reset(.session)  // at log-out: the next resolution builds a new profile
+    /// registry.reset(.session)  // at log-out: every property holding the profile lets it go
     /// ```
     case custom(String)
 
@@ -44,5 +49,186 @@ extension InitializerRegistry {
       case .custom(let name): name
       }
     }
+  }
+}
+
+/// What a scope keeps of the instances its registrations build.
+internal enum ScopePolicy: Equatable {
+  /// `.unique`: nothing is kept; every resolution builds.
+  case none
+  /// `.singleton` and custom scopes: the instance, until a reset or until the registration goes.
+  case strong
+  /// `.weak`: a weak reference, while something else holds the instance.
+  case weak
+
+  init(_ scope: InitializerRegistry.Scope) {
+    self = scope == .unique ? .none : scope == .weak ? .weak : .strong
+  }
+}
+
+/// The instances one registry keeps, with the handles that slots holding them share.
+///
+/// Those of its registrations, and for an override layer, those of registrations of registries
+/// below it whose build used its rules (only resolutions under the layer see them, and they die
+/// with it); and the handles of shared values handed to one read without being kept.
+///
+/// Part of its `State`.
+internal struct InstanceStore {
+  typealias Scope = InitializerRegistry.Scope
+  typealias Waiter = CheckedContinuation<Void, Never>
+  /// A build under way: its thread, and its scope with that scope's generation when it started.
+  private typealias Build = (thread: UnsafeRawPointer, scope: Scope, generation: Int)
+
+  /// What is kept for a registration, by its identity.
+  private var kept: [ObjectIdentifier: Kept] = [:]
+  /// The thread building each registration's instance, and the scope's generation then.
+  private var builders: [ObjectIdentifier: Build] = [:]
+  /// How many times each scope was reset: a build that started before a reset keeps nothing.
+  private var generations: [Scope: Int] = [:]
+  /// The async builds under way (see `asyncInstance`): their scope's generation when they
+  /// started, and the tasks that wait for them, resumed when they end.
+  private var asyncBuilds = [ObjectIdentifier: (scope: Scope, generation: Int, waiters: [Waiter])]()
+  /// The handles of shared values handed to one read without being kept, by scope, held weakly:
+  /// a reset of the scope empties them too.
+  private var handedOut: [Scope: [Handle]] = [:]
+
+  private struct Kept {
+    /// Keeps the registration, so that its identifier is not reused while the entry lives.
+    let registration: AnyRegistration
+    var value: Any?
+    /// The value when it is an object kept strongly: returned with no cast (casting from `Any`
+    /// took a sixth of a singleton's first read, measured).
+    var object: AnyObject?
+    weak var weakObject: AnyObject?
+    /// The handles slots hold for the instance: kept strongly for a `.strong` scope (the fast
+    /// path names them), weakly for `.weak` (slots keep the instance alive).
+    var handles: [HandleKey: Handle] = [:]
+  }
+
+  /// What slots share a handle by: their property type, and the rule that serves the property.
+  struct HandleKey: Hashable {
+    let property: ObjectIdentifier
+    let rule: ObjectIdentifier
+  }
+
+  /// A handle, held strongly or weakly.
+  private struct Handle {
+    var strong: _LazyObjectBox?
+    weak var weak: _LazyObjectBox?
+    var box: _LazyObjectBox? { strong ?? weak }
+  }
+
+  /// The instance kept for `registration`, if any and still alive.
+  func instance(of registration: AnyRegistration) -> Any? {
+    guard let kept = kept[ObjectIdentifier(registration)] else { return nil }
+    return registration.policy == .weak ? kept.weakObject : kept.value
+  }
+
+  /// The object kept strongly for `registration`, if its value is one.
+  func object(of registration: AnyRegistration) -> AnyObject? {
+    kept[ObjectIdentifier(registration)]?.object
+  }
+
+  /// Keeps `value` for `registration` by its scope; false if the scope is `.weak` and the value
+  /// is no object (nil is kept as nothing).
+  mutating func keep(_ value: Any, of registration: AnyRegistration) -> Bool {
+    var entry = Kept(registration: registration)
+    switch registration.policy {
+    case .none: return true
+    case .strong:
+      entry.value = value
+      entry.object = type(of: value) is AnyObject.Type ? value as AnyObject : nil
+    case .weak:
+      guard let unwrapped = unwrappingOptionals(value) else { return true }
+      guard type(of: unwrapped) is AnyObject.Type else { return false }
+      entry.weakObject = unwrapped as AnyObject
+    }
+    kept[ObjectIdentifier(registration)] = entry
+    return true
+  }
+
+  /// The handle that slots holding the instance kept for `registration` share by `key`, if one
+  /// is alive.
+  func handle(of registration: AnyRegistration, as key: HandleKey) -> _LazyObjectBox? {
+    kept[ObjectIdentifier(registration)]?.handles[key]?.box
+  }
+
+  /// Records `handle` as the one slots share by `key` for `registration`'s kept instance, or if
+  /// `isKept` is false, as handed out (see `handedOut`).
+  mutating func share(
+    _ handle: _LazyObjectBox, of registration: AnyRegistration, as key: HandleKey, isKept: Bool
+  ) {
+    guard isKept, kept[ObjectIdentifier(registration)] != nil else {
+      handedOut[registration.scope, default: []].removeAll { $0.weak == nil }
+      return handedOut[registration.scope, default: []].append(Handle(weak: handle))
+    }
+    let held = registration.policy == .weak ? Handle(weak: handle) : Handle(strong: handle)
+    kept[ObjectIdentifier(registration)]?.handles[key] = held
+  }
+
+  /// Forgets what is kept for `registration`; returns it, for release after unlocking.
+  ///
+  /// Its deinit may resolve. Its handles stay as they are: slots keep their values.
+  ///
+  /// The fast path may name the object: the caller empties its table before unlocking (see
+  /// `withStateChange`).
+  mutating func drop(_ registration: AnyRegistration) -> Any? {
+    kept.removeValue(forKey: ObjectIdentifier(registration)).map { $0 as Any }
+  }
+
+  /// Forgets every instance kept of `scope` (of every scope if nil), and counts a reset of it, so
+  /// that builds under way keep nothing; returns what it forgot, for release after unlocking,
+  /// and the handles of the scope's values (kept or handed out) for the caller to empty.
+  mutating func reset(_ scope: Scope?) -> (dropped: [Any], handles: [_LazyObjectBox]) {
+    let dropped = kept.filter { scope == nil || $0.value.registration.scope == scope }
+    var scopes = Set(
+      dropped.values.map(\.registration.scope) + builders.values.map(\.scope)
+        + asyncBuilds.values.map(\.scope) + handedOut.keys)
+    if let scope { scopes = [scope] }
+    for key in dropped.keys { kept[key] = nil }
+    for scope in scopes { generations[scope, default: 0] += 1 }
+    let handles =
+      dropped.values.flatMap { $0.handles.values.compactMap(\.box) }
+      + scopes.flatMap { handedOut.removeValue(forKey: $0)?.compactMap(\.box) ?? [] }
+    return (Array(dropped.values), handles)
+  }
+
+  /// How many times `scope` was reset.
+  func generation(of scope: Scope) -> Int { generations[scope, default: 0] }
+
+  /// The thread building `registration`'s instance, if any.
+  func builder(of registration: AnyRegistration) -> UnsafeRawPointer? {
+    builders[ObjectIdentifier(registration)]?.thread
+  }
+
+  /// Notes that `thread` builds `registration`'s instance, or with nil, that the build ended;
+  /// returns whether the build's scope was reset meanwhile (at its end).
+  @discardableResult
+  mutating func setBuilder(_ thread: UnsafeRawPointer?, of registration: AnyRegistration) -> Bool {
+    let key = ObjectIdentifier(registration)
+    guard let thread else {
+      return builders.removeValue(forKey: key)?.generation != generation(of: registration.scope)
+    }
+    builders[key] = (thread, registration.scope, generation(of: registration.scope))
+    return false
+  }
+
+  /// Notes that the calling task builds `registration`'s instance asynchronously, and returns
+  /// true; or, if another task does, returns false, and `waiter` is resumed when that build ends.
+  mutating func claimAsyncBuild(of registration: AnyRegistration, orWait waiter: Waiter) -> Bool {
+    let key = ObjectIdentifier(registration)
+    guard asyncBuilds[key] == nil else {
+      asyncBuilds[key]?.waiters.append(waiter)
+      return false
+    }
+    asyncBuilds[key] = (registration.scope, generation(of: registration.scope), [])
+    return true
+  }
+
+  /// Ends the async build of `registration`: whether its scope was reset meanwhile, and the
+  /// tasks to resume (after unlocking).
+  mutating func endAsyncBuild(of registration: AnyRegistration) -> (wasReset: Bool, [Waiter]) {
+    let build = asyncBuilds.removeValue(forKey: ObjectIdentifier(registration))
+    return (build?.generation != generation(of: registration.scope), build?.waiters ?? [])
   }
 }

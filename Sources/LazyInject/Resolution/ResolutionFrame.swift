@@ -1,7 +1,8 @@
 import _LazyInjectShims
 
 /// One resolution under way on this thread: the chain of frames is how cycles are found, how
-/// deep chains are stopped before the stack overflows, and what other threads wait for.
+/// deep chains are stopped before the stack overflows, what other threads wait for, and where
+/// the override layers a build uses are recorded.
 ///
 /// Frames live in a per-thread arena (allocated once per thread, `maximumDepth` frames long) and
 /// are linked through a thread-local pointer: tracking costs no allocation per resolution, and
@@ -16,7 +17,6 @@ import _LazyInjectShims
   static let maximumDepth = 200
 
   let property: Any.Type
-  let containerClass: AnyClass
   /// The container's address; the container is not retained (the caller holds it).
   let container: UnsafeRawPointer
   /// The `@Lazy` property's slot, for a first read; nil for an explicit `resolve`.
@@ -29,23 +29,34 @@ import _LazyInjectShims
   /// threads may wait for it.
   var building: ObjectIdentifier?
 
-  /// The override layers whose rules this resolution, and those nested in it, used.
-  var taint = LayerTaint()
+  /// The override layers whose rules this resolution used, and those nested in it, and those
+  /// that built the values it read.
+  var uses = LayersUsed()
+
+  /// Whether it resolves under an object's layers merged with a reader's that are no single
+  /// chain (see `OverrideStack.isMerged`): layers it uses are then no single chain either.
+  var isMerged = false
+
+  /// The container's class.
+  var containerClass: AnyClass {
+    type(of: Unmanaged<AnyObject>.fromOpaque(container).takeUnretainedValue())
+  }
+
+  /// What it builds, as messages name it.
+  var step: WaitGraph.Step {
+    .property(property, in: containerClass, offset: slot.map { $0 - container })
+  }
 
   /// `"ResourceLoader in UsersViewController.resourceLoader"`; without the property's name for
   /// an explicit `resolve`.
-  var summary: String { "\(typeName(property)) in \(propertyPath)" }
+  var summary: String { step.summary }
 
   /// `"UsersViewController.resourceLoader"`, or the container's class alone when the property is
   /// unknown.
   var propertyPath: String {
-    guard let slot else { return typeName(containerClass) }
-    return
-      "\(typeName(containerClass)).\(StoredField.name(at: slot - container, in: containerClass))"
+    let name = slot.map { "." + StoredField.name(at: $0 - container, in: containerClass) } ?? ""
+    return typeName(containerClass) + name
   }
-
-  /// Marks `layer` as used by this resolution.
-  mutating func use(_ layer: InitializerRegistry) { taint.add(LayerTaint(layer)) }
 
   /// The innermost resolution under way on this thread, if any.
   static var current: UnsafeMutablePointer<ResolutionFrame>? {
@@ -62,9 +73,10 @@ import _LazyInjectShims
   ) throws -> UnsafeMutablePointer<ResolutionFrame> {
     assert(_isPOD(ResolutionFrame.self), "a frame field that is not trivial would leak")
     let parent = current
+    let address = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     // Outside any other resolution, only a stack nearly used up can stop this one.
     if parent != nil || _lazyinject_stack_is_low() != 0,
-      let error = cycleError(resolving: property, for: container, slot: slot)
+      let error = cycleError(resolving: property, for: address, slot: slot)
     {
       throw error
     }
@@ -75,9 +87,8 @@ import _LazyInjectShims
       .bindMemory(to: ResolutionFrame.self, capacity: maximumDepth)
     pointer.initialize(
       to: ResolutionFrame(
-        property: property, containerClass: type(of: container),
-        container: UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque()), slot: slot,
-        parent: parent, depth: (parent?.pointee.depth ?? -1) + 1))
+        property: property, container: address, slot: slot, parent: parent,
+        depth: (parent?.pointee.depth ?? -1) + 1))
     _lazyinject_set_current_frame(pointer)
     return pointer
   }
@@ -86,17 +97,42 @@ import _LazyInjectShims
   ///
   /// The frame is left as it is, to be initialized over by the next push: its fields are trivial.
   ///
-  /// Inlined: a first read that no other resolution needed (the common one) makes no call.
+  /// Inlined: a first read that no other resolution needed and that used no layer (the common
+  /// one) makes no call.
   @inlinable static func pop(_ frame: UnsafeMutablePointer<ResolutionFrame>) {
     _lazyinject_set_current_frame(frame.pointee.parent)
-    if frame.pointee.parent != nil { handOver(frame) }
+    if _lazyinject_overrides_used() != 0 { handOver(frame) }
   }
 
-  /// Adds what the resolution of `frame` used to its parent's: the resolution that needed it
-  /// used it too.
+  /// Adds the layers the resolution of `frame` used to its parent's, or, outside any, to the
+  /// shared build under way on the task (an async one, or one around an object's first reads):
+  /// the resolution that needed this one used them too.
   @usableFromInline static func handOver(_ frame: UnsafeMutablePointer<ResolutionFrame>) {
-    if let parent = frame.pointee.parent, !frame.pointee.taint.isEmpty {
-      parent.pointee.taint.add(frame.pointee.taint)
+    var uses = frame.pointee.uses
+    guard !uses.isEmpty else { return }
+    uses.isMixed = uses.isMixed || frame.pointee.isMerged
+    if let parent = frame.pointee.parent {
+      parent.pointee.uses.add(uses)
+    } else if let build = OverrideScope.sharedBuild {
+      build.uses.withLock { $0.add(uses) }
+    }
+  }
+
+  /// Notes that the resolution under way (or the task's shared build) read a value built with
+  /// the layers `uses`: it may have built with that value.
+  ///
+  /// A value built with a layer that is not in the task's stack (an object's, read from another
+  /// test's layer) makes the layers used no single chain.
+  static func noteRead(_ uses: LayersUsed) {
+    guard !uses.isEmpty else { return }
+    var uses = uses
+    if let layer = uses.layer, OverrideScope.current?.chain(through: layer.identifier) == nil {
+      uses.isMixed = true
+    }
+    if let frame = current {
+      frame.pointee.uses.add(uses)
+    } else if let build = OverrideScope.sharedBuild {
+      build.uses.withLock { $0.add(uses) }
     }
   }
 
@@ -105,12 +141,11 @@ import _LazyInjectShims
     current.map { sequence(first: $0, next: \.pointee.parent).map(\.pointee).reversed() } ?? []
   }
 
-  /// The error to report if resolving `property` for `container` (through `slot`) now would
-  /// close a cycle on this thread, or go too deep.
+  /// The error to report if resolving `property` for the object at `address` (through `slot`)
+  /// now would close a cycle on this thread, or go too deep.
   static func cycleError(
-    resolving property: Any.Type, for container: AnyObject, slot: UnsafeRawPointer?
+    resolving property: Any.Type, for address: UnsafeRawPointer, slot: UnsafeRawPointer?
   ) -> ResolutionError? {
-    let address = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     var (next, closesCycle) = (current, false)
     let isTooDeep =
       (next?.pointee.depth ?? -1) + 1 >= maximumDepth || _lazyinject_stack_is_low() != 0
@@ -124,81 +159,8 @@ import _LazyInjectShims
     }
     guard closesCycle || isTooDeep else { return nil }
     let attempt = ResolutionFrame(
-      property: property, containerClass: type(of: container), container: address, slot: slot,
-      parent: nil, depth: 0)
+      property: property, container: address, slot: slot, parent: nil, depth: 0)
     return .dependencyCycle(
       steps: chain.map(\.summary) + [attempt.summary], isDepthLimit: !closesCycle)
   }
 }
-
-/// The override layers whose rules built a value, as a resolution records them and a value's box
-/// keeps them: what decides which layer, if any, may keep a shared instance built with it.
-///
-/// Trivial, like the frames that hold it: layers are named, not retained. Every layer added comes
-/// from the task's stack, a chain (a merged stack, or a value of another chain, forbids keeping),
-/// so the innermost says it all.
-internal struct LayerTaint {
-  /// An override layer, as named here: its identity and what comparing layers needs.
-  struct Use {
-    let identifier: ObjectIdentifier
-    let depth: Int
-    let root: ObjectIdentifier
-  }
-
-  /// The innermost layer used, if any.
-  var layer: Use?
-  /// Whether the layers used are no single chain (the override layers of more than one registry,
-  /// or an object's layers merged with a reader's): no layer may keep what was built with them.
-  var forbidsKeeping = false
-
-  init() {}
-
-  /// A use of `layer`.
-  init(_ layer: InitializerRegistry) {
-    self.layer = Use(
-      identifier: ObjectIdentifier(layer), depth: layer.overrideDepth, root: layer.root)
-  }
-
-  /// Whether nothing was used.
-  var isEmpty: Bool { layer == nil && !forbidsKeeping }
-
-  /// Adds what `other` used.
-  mutating func add(_ other: LayerTaint) {
-    let otherRoot = other.layer.map { used in layer.map { $0.root != used.root } ?? false }
-    forbidsKeeping = forbidsKeeping || other.forbidsKeeping || otherRoot == true
-    if let used = other.layer, used.depth > (layer?.depth ?? 0) { layer = used }
-  }
-
-  /// The taint of the values `object` keeps in its `@Lazy` properties, which an initializer that
-  /// read them may have built with, as seen from `stack`: a value built with a layer that is not
-  /// in it forbids keeping.
-  ///
-  /// Read at the end of a shared instance's build for the object, in a process that made
-  /// override layers.
-  static func of(_ object: AnyObject, within stack: OverrideStack?) -> LayerTaint {
-    var taint = LayerTaint()
-    let address = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-    for field in (try? LazyField.fields(of: type(of: object))) ?? [] where !field.isWeak {
-      SlotLock.lock(address)
-      let word = (address + field.offset).load(as: UInt.self)
-      // A value of any type: read as if objects were stored, a `_LazyBox` is an object that the
-      // cast tells. Read under the lock: another thread may release the box once unlocked.
-      let content = SlotWord.content(
-        of: word, marker: _lazyinject_in_flight_marker(), storesObject: true)
-      let box =
-        content.isValue
-        ? Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: word)!)
-          .takeUnretainedValue() as? any _TaintedBox : nil
-      SlotLock.unlock(address)
-      guard let used = box?.taint else { continue }
-      taint.add(used)
-      if let layer = used.layer, stack?.chain(through: layer.identifier) == nil {
-        taint.forbidsKeeping = true
-      }
-    }
-    return taint
-  }
-}
-
-/// A slot's box, which keeps the taint of its value.
-internal protocol _TaintedBox: AnyObject { var taint: LayerTaint { get } }

@@ -1,70 +1,159 @@
 import _LazyInjectShims
 
+// Shared instances: building a `.singleton`, `.weak` or custom-scope value once, the one policy
+// that decides who keeps it (for synchronous and async builds alike), the handle that slots
+// holding it share, and the resets that reach those slots.
+
 extension InitializerRegistry {
   /// The value of `registration`, one of this registry's rules, for `container`, as a
-  /// `Property`: built, or found where its scope keeps it.
+  /// `Property`: built, or found where its scope keeps it; for a shared value asked through a
+  /// slot (`outcome.handle` wanted), the handle the slot keeps.
   ///
-  /// `stack` is the calling task's override layers. A registration of another type is a rule
-  /// of `T` serving a `T?` property: its value is wrapped. Of an async registration, only what
-  /// its scope keeps: a synchronous resolution never awaits.
+  /// `stack` is the calling task's override layers. A registration of another type is a rule of
+  /// `T` serving a `T?` property: its value is wrapped. Of an async registration, only what its
+  /// scope keeps: a synchronous resolution never awaits.
   internal func instance<Property>(
     of registration: AnyRegistration, as property: Property.Type, for container: AnyObject,
-    frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?
+    frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?, outcome: inout Outcome
   ) throws -> Property {
-    guard registration.propertyType == property, !registration.source.isAsync else {
-      return try sharedInstance(of: registration, for: container, frame: frame, stack: stack) {
-        if registration.source.isAsync {
-          throw ResolutionError.requiresLoad(
-            frame.pointee.summary, registration, of: self, slot: frame.pointee.slot)
-        }
-        do { return try registration.makeAny(container) } catch {
-          throw Self.failure(error, of: registration)
-        }
-      } as! Property
+    // No other frame on the stack: deep chains of first reads take this way.
+    guard registration.policy != .none || registration.source.isAsync else {
+      return try Self.build(registration, as: property, for: container)
     }
-    let typed = unsafeDowncast(registration, to: Registration<Property>.self)
-    // No other frame: deep chains of first reads take this way.
-    guard registration.policy != .none else { return try Self.build(typed, for: container) }
-    return try sharedInstance(of: registration, for: container, frame: frame, stack: stack) {
-      try Self.build(typed, for: container)
+    return try sharedValue(
+      of: registration, as: property, for: container, frame: frame, stack: stack,
+      outcome: &outcome)
+  }
+
+  /// The value of a shared or async `registration` (see `instance`), with its handle.
+  private func sharedValue<Property>(
+    of registration: AnyRegistration, as property: Property.Type, for container: AnyObject,
+    frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?, outcome: inout Outcome
+  ) throws -> Property {
+    let handle =
+      outcome.handles
+      ?? frame.pointee.slot.map { _ in Handles(Property.self, rule: registration.source) }
+    let (value, box) =
+      registration.source.isAsync
+      ? try keptAsync(registration, frame: frame, stack: stack, handle: handle)
+      : try sharedInstance(of: registration, frame: frame, stack: stack, handle: handle) {
+        try Self.build(registration, as: property, for: container)
+      }
+    outcome.handle = box
+    return value as! Property
+  }
+
+  /// Builds `registration`'s value for `container` as a `Property` (wrapped, for a rule of `T`
+  /// serving a `T?` property), with no lock of LazyInject held; an error of the initializer other
+  /// than a nested resolution's is wrapped with the rule and the chain.
+  private static func build<Property>(
+    _ registration: AnyRegistration, as property: Property.Type, for container: AnyObject
+  ) throws -> Property {
+    SlotLock.assertNoLockHeld()
+    do {
+      guard registration.propertyType == property else {
+        return try registration.makeAny(container) as! Property
+      }
+      return try unsafeDowncast(registration, to: Registration<Property>.self).make(container)
+    } catch { throw failure(error, of: registration) }
+  }
+
+  /// What the scope of the async `registration` keeps, for a synchronous read, which never
+  /// awaits: or the error that says to prepare or load it.
+  private func keptAsync(
+    _ registration: AnyRegistration, frame: UnsafeMutablePointer<ResolutionFrame>,
+    stack: OverrideStack?, handle: Handles?
+  ) throws -> (Any, _LazyObjectBox?) {
+    let adopters = adopters(in: stack)
+    guard registration.policy != .none,
+      let found = withState({
+        kept(registration, in: &$0, adopters: adopters, handle: handle, uses: &frame.pointee.uses)
+      })
+    else { throw ResolutionError.requiresLoad(frame.pointee.summary, registration) }
+    return found
+  }
+
+  /// How to make the handle that the slots of one property type share for a shared value, and
+  /// the key it is shared by: the property type and the rule that serves the property (a forward
+  /// asks its target's rule for a handle of its own).
+  struct Handles {
+    let key: InstanceStore.HandleKey
+    let make: (Any, LayersUsed) -> _LazyObjectBox?
+
+    init<Property>(_: Property.Type, rule: RuleSource) {
+      key = .init(property: ObjectIdentifier(Property.self), rule: ObjectIdentifier(rule))
+      make = { value, uses in
+        (value as? Property).map { _LazyObjectBox($0, origin: .registration(rule), uses: uses) }
+      }
     }
   }
 
-  /// The instance of `registration` by its scope: `build` for `.unique`; else the instance kept,
-  /// or one built by exactly one thread and kept.
-  ///
-  /// An instance whose build used a rule of an override layer above this registry belongs to
-  /// that layer (the innermost one used): it is kept there, seen only by resolutions under that
-  /// layer, and dies with it. One whose build used layers that are no single chain (an object's
-  /// layers and a reader's, or two registries' layers) is kept by nobody: it goes to that read
-  /// alone. Other threads wait for a build under way, unless waiting would close a cycle (see
-  /// `WaitGraph`).
-  private func sharedInstance<Value>(
-    of registration: AnyRegistration, for container: AnyObject,
-    frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?, build: () throws -> Value
-  ) throws -> Value {
-    guard registration.policy != .none else { return try build() }
-    // The registries of the layers above this one, over the same registry, outermost first: a
-    // layer's own rules before its in-force ones. Each may keep an instance it adopted.
-    let adopters: [InitializerRegistry] = (stack?.layers ?? []).flatMap { layer in
+  /// The override layers above this registry, over the same registry, outermost first (a layer's
+  /// own rules before its in-force ones): those that may keep an instance of this registry's
+  /// rules whose build used them.
+  private func adopters(in stack: OverrideStack?) -> [InitializerRegistry] {
+    (stack?.layers ?? []).flatMap { layer in
       layer.base == root && layer.registry.overrideDepth > overrideDepth
         ? [layer.registry, layer.inForce] : []
     }
-    var adopterGenerations: [Int] = []
-    let kept: Any? = try state.lock.withLock {
+  }
+
+  /// The instance of `registration` kept by one of `adopters` (the innermost first) or by this
+  /// registry, whose `state` the caller holds, with the handle `handle` asks for; adds the layer
+  /// that kept it to `uses`.
+  private func kept(
+    _ registration: AnyRegistration, in state: inout State, adopters: [InitializerRegistry],
+    handle: Handles?, uses: inout LayersUsed
+  ) -> (Any, _LazyObjectBox?)? {
+    for layer in adopters.reversed() {
+      let found = layer.withState { layerState -> (Any, _LazyObjectBox?)? in
+        guard let value = layerState.instances.instance(of: registration) else { return nil }
+        uses.add(LayersUsed(layer))
+        return (value, handle.flatMap { share(value, of: registration, in: &layerState, $0, uses) })
+      }
+      if let found { return found }
+    }
+    guard let value = state.instances.instance(of: registration) else { return nil }
+    return (value, handle.flatMap { share(value, of: registration, in: &state, $0, uses) })
+  }
+
+  /// The handle slots share for `value`, `registration`'s instance kept in `state` (handed out
+  /// there if not kept), made with `uses` if none is alive.
+  private func share(
+    _ value: Any, of registration: AnyRegistration, in state: inout State, _ handle: Handles,
+    _ uses: LayersUsed, isKept: Bool = true
+  ) -> _LazyObjectBox? {
+    if isKept, let shared = state.instances.handle(of: registration, as: handle.key) {
+      return shared
+    }
+    let made = handle.make(value, uses)
+    made.map { state.instances.share($0, of: registration, as: handle.key, isKept: isKept) }
+    return made
+  }
+
+  /// The instance of `registration` by its scope, and its handle.
+  ///
+  /// The instance kept, or one built by exactly one thread and kept by whom `keep` says. Other
+  /// threads wait for a build under way, unless waiting would close a cycle (see `WaitGraph`).
+  private func sharedInstance<Value>(
+    of registration: AnyRegistration, frame: UnsafeMutablePointer<ResolutionFrame>,
+    stack: OverrideStack?, handle: Handles?, build: () throws -> Value
+  ) throws -> (Any, _LazyObjectBox?) {
+    let adopters = adopters(in: stack)
+    var generations: [Int] = []
+    let found: (Any, _LazyObjectBox?)? = try state.lock.withLock {
       while true {
-        for layer in adopters.reversed() {
-          if let adopted = layer.withState({ $0.instances.instance(of: registration) }) {
-            frame.pointee.use(layer)
-            return adopted
-          }
+        if let found = kept(
+          registration, in: &state.value, adopters: adopters, handle: handle,
+          uses: &frame.pointee.uses)
+        {
+          return found
         }
-        if let kept = state.value.instances.instance(of: registration) { return kept }
         let thread = _lazyinject_thread_identity()
         guard let builder = state.value.instances.builder(of: registration) else {
           state.value.instances.setBuilder(thread, of: registration)
-          adopterGenerations = adopters.map { layer in
-            layer.withState { $0.instances.generation(of: registration.scope) }
+          generations = adopters.map {
+            $0.withState { $0.instances.generation(of: registration.scope) }
           }
           frame.pointee.building = ObjectIdentifier(registration)
           return nil
@@ -80,113 +169,184 @@ extension InitializerRegistry {
         WaitGraph.didWait()
       }
     }
-    if let kept { return kept as! Value }
-    // Objects made by the build learn from it which layers keep them (see `Capture`).
+    if let found { return found }
+    // Objects made by the build learn from it which layers keep them (see `CreationLayers`).
     let sharedBuild = stack == nil ? nil : SharedBuild()
     let built = Result {
       try sharedBuild.map { try OverrideScope.$sharedBuild.withValue($0, operation: build) }
         ?? build()
     }
-    // The values the sender keeps may have been built with other layers' rules: the build may
-    // have read them.
-    if _lazyinject_overrides_used() != 0 {
-      frame.pointee.taint.add(LayerTaint.of(container, within: stack))
-    }
-    let taint = frame.pointee.taint
-    let (value, keeper) = try state.lock.withLock { () throws -> (Value, SharedBuild.Keeper) in
+    return try state.lock.withLock {
       let wasReset = state.value.instances.setBuilder(nil, of: registration)
       frame.pointee.building = nil
       state.lock.broadcast()
-      let value = try built.get()
-      // A reset of the scope while the value was built: it goes to this caller only, which
-      // asked before the reset; resolutions that asked after it build anew. The same for a build
-      // whose layers are no single chain.
-      guard !wasReset, !taint.forbidsKeeping, stack?.isMerged != true else {
-        return (value, .notKept)
-      }
-      // This registry keeps it if the build used no layer, or only this one and those it nests in
-      // (in force now, over the same registry, no deeper).
-      guard let used = taint.layer,
-        used.depth > overrideDepth || stack?.chain(through: used.identifier) == nil
-      else {
-        try keep(value, of: registration, in: &state.value)
-        return (value, .kept(overrideDepth == 0 ? nil : ObjectIdentifier(self)))
-      }
-      // Else the layer whose rules it used, if that is one of the adopters, which this
-      // resolution holds (a layer that is not in force here cannot keep it).
-      guard let index = adopters.firstIndex(where: { ObjectIdentifier($0) == used.identifier }),
-        adopters[index].withState({ $0.instances.generation(of: registration.scope) })
-          == adopterGenerations[index]
-      else { return (value, .notKept) }
-      try adopters[index].withState { try keep(value, of: registration, in: &$0) }
-      return (value, .kept(used.identifier))
+      return try keep(
+        built.get(), of: registration, in: &state.value, uses: frame.pointee.uses,
+        wasReset: wasReset, stack: stack, adopters: adopters, generations: generations,
+        build: sharedBuild, handle: handle)
     }
-    sharedBuild?.keeper.withLock { $0 = keeper }
-    return value
   }
 
-  /// The value of this registry's async `registration` for `container` (nil for an initializer
-  /// that takes no sender), built once per scope: what `load()` and `prepare()` await.
+  /// Keeps `value`, built by `registration` with `uses`, with whom the one keeper policy says
+  /// (this registry's `state`, which the caller holds, or a layer's), and tells `build`'s
+  /// objects; returns it with the handle `handle` asks for (handed out in this registry's state
+  /// when nobody keeps it).
   ///
-  /// A task that finds the build under way in another task waits for it, then looks again; a
-  /// failed build keeps nothing, and the next caller builds anew. Under override layers, the
-  /// innermost one over this registry keeps the instance: a build's own `load()`s cross
-  /// suspensions, where no frame records the rules they use.
-  nonisolated(nonsending) func asyncInstance(
-    of registration: AnyRegistration, for container: AnyObject?
-  ) async throws -> Any {
-    let step = WaitGraph.Held(
-      slot: 0, registration: ObjectIdentifier(registration), summary: "\(registration.rule)")
-    let build = { () async throws -> Any in
-      try await AsyncChain.with(step) {
-        do { return try await registration.makeAsync(container) } catch {
-          throw Self.failure(error, of: registration)
+  /// This registry keeps it if the build used no layer, or only this registry's own layer and
+  /// those it nests in (in force now); else the innermost layer used, if it keeps instances here
+  /// (one of `adopters`) and was not reset since the build began (`generations`); else nobody:
+  /// the value goes to that read alone, as when the scope was reset during the build or the
+  /// layers used are no single chain.
+  private func keep(
+    _ value: Any, of registration: AnyRegistration, in state: inout State, uses: LayersUsed,
+    wasReset: Bool, stack: OverrideStack?, adopters: [InitializerRegistry], generations: [Int],
+    build: SharedBuild?, handle: Handles?
+  ) throws -> (Any, _LazyObjectBox?) {
+    var keeper: InitializerRegistry? = wasReset ? nil : self
+    if let used = uses.layer, keeper != nil {
+      if uses.isMixed || stack?.isMerged == true {
+        keeper = nil
+      } else if used.depth > overrideDepth || stack?.chain(through: used.identifier) == nil {
+        keeper = adopters.firstIndex { ObjectIdentifier($0) == used.identifier }.flatMap { index in
+          adopters[index].withState { $0.instances.generation(of: registration.scope) }
+            == generations[index] ? adopters[index] : nil
         }
       }
     }
-    guard registration.policy != .none else { return try await build() }
-    if let error = AsyncChain.cycle(closedBy: step) { throw error }
-    let keeper =
-      overrideDepth == 0 ? OverrideScope.innermostLayer(over: self)?.registry ?? self : self
-    while true {
-      if keeper !== self, let kept = withState({ $0.instances.instance(of: registration) }) {
-        return kept
+    let keepIn = { (state: inout State) throws -> _LazyObjectBox? in
+      if keeper != nil, !state.instances.keep(value, of: registration) {
+        throw ResolutionError.weakScopeRequiresClass(
+          rule: registration.rule, valueType: type(of: unwrappingOptionals(value) ?? value))
       }
+      return handle.flatMap {
+        self.share(value, of: registration, in: &state, $0, uses, isKept: keeper != nil)
+      }
+    }
+    let box =
+      try keeper.map { $0 === self ? try keepIn(&state) : try $0.withState(keepIn) }
+      ?? keepIn(&state)
+    build?.keeper.withLock {
+      $0 = keeper.map { .kept($0.overrideDepth == 0 ? nil : ObjectIdentifier($0)) } ?? .notKept
+    }
+    return (value, box)
+  }
+
+  /// The value of this registry's async `registration`: what `load()` and `prepare()` await.
+  ///
+  /// For `container` (nil for an initializer that takes no sender), built once per scope and kept
+  /// by whom the one keeper policy says, with the handle `handle` asks for. `uses` gets the
+  /// layers used to build it.
+  ///
+  /// A task that finds the build under way in another task waits for it, then looks again; a
+  /// failed build keeps nothing, and the next caller builds anew. The layers the build uses
+  /// across its suspensions are recorded in its `SharedBuild`.
+  nonisolated(nonsending) func asyncInstance(
+    of registration: AnyRegistration, for container: AnyObject?, stack: OverrideStack?,
+    handle: Handles?, uses: inout LayersUsed
+  ) async throws -> (Any, _LazyObjectBox?) {
+    let step = WaitGraph.Held(
+      slot: 0, registration: ObjectIdentifier(registration), what: .rule(registration.source))
+    let record = SharedBuild()
+    let build = { () async throws -> Any in
+      try await AsyncChain.with(step) {
+        try await OverrideScope.$sharedBuild.withValue(record) {
+          do { return try await registration.makeAsync(container) } catch {
+            throw Self.failure(error, of: registration)
+          }
+        }
+      }
+    }
+    guard registration.policy != .none else { return (try await build(), nil) }
+    if let error = AsyncChain.cycle(closedBy: step) { throw error }
+    let adopters = adopters(in: stack)
+    while true {
+      var found: (Any, _LazyObjectBox?)?
+      var (isClaimed, generations) = (false, [Int]())
       let task = AsyncChain.current ?? AsyncChain([])
       if let error = WaitGraph.willWait(for: step.resource, as: task) { throw error }
-      var (kept, isClaimed): (Any?, Bool) = (nil, false)
       await withCheckedContinuation { (waiter: InstanceStore.Waiter) in
-        keeper.withState { state in
-          kept = state.instances.instance(of: registration)
+        withState { state in
+          found = kept(registration, in: &state, adopters: adopters, handle: handle, uses: &uses)
           isClaimed =
-            kept == nil && state.instances.claimAsyncBuild(of: registration, orWait: waiter)
+            found == nil && state.instances.claimAsyncBuild(of: registration, orWait: waiter)
         }
-        if kept != nil || isClaimed { waiter.resume() }
+        if isClaimed {
+          generations = adopters.map {
+            $0.withState { $0.instances.generation(of: registration.scope) }
+          }
+        }
+        if found != nil || isClaimed { waiter.resume() }
       }
       WaitGraph.didWait(as: task)
-      if let kept { return kept }
+      if let found { return found }
       guard isClaimed else { continue }  // The other task's build ended: look again.
-      let result: Result<Any, any Error>
-      do { result = .success(try await build()) } catch { result = .failure(error) }
-      let (waiters, failure) = keeper.withState { state -> ([InstanceStore.Waiter], (any Error)?) in
-        let (wasReset, waiters) = state.instances.endAsyncBuild(of: registration)
-        guard !wasReset, case .success(let value) = result else { return (waiters, nil) }
-        do { try keep(value, of: registration, in: &state) } catch { return (waiters, error) }
-        return (waiters, nil)
-      }
+      let built: Result<Any, any Error>
+      do { built = .success(try await build()) } catch { built = .failure(error) }
+      uses.add(record.uses.withLock { $0 })
+      let (waiters, result): ([InstanceStore.Waiter], Result<(Any, _LazyObjectBox?), any Error>) =
+        state.lock.withLock { [uses] in
+          let (wasReset, waiters) = state.value.instances.endAsyncBuild(of: registration)
+          return (
+            waiters,
+            Result(catching: {
+              try keep(
+                built.get(), of: registration, in: &state.value, uses: uses, wasReset: wasReset,
+                stack: stack, adopters: adopters, generations: generations, build: record,
+                handle: handle)
+            })
+          )
+        }
       for waiter in waiters { waiter.resume() }
-      if let failure { throw failure }
       return try result.get()
     }
   }
 
-  /// Keeps `value` for `registration` in `state`.
+  /// Drops every instance that registrations of `scope` keep, and releases it from every
+  /// `@Lazy` and `@WeakLazy` property that holds it: the next read of each resolves again.
   ///
-  /// - Throws: For a `.weak` registration whose value is no object.
-  private func keep(_ value: Any, of registration: AnyRegistration, in state: inout State) throws {
-    guard state.instances.keep(value, of: registration) else {
-      throw ResolutionError.weakScopeRequiresClass(
-        rule: registration.rule, valueType: type(of: unwrappingOptionals(value) ?? value))
+  /// ```swift
+  /// extension InitializerRegistry.Scope {
+  ///   static let session = Self.custom("session")
+  /// }
+  ///
+  /// func logOut() {
+  ///   InitializerRegistry.shared.reset(.session)  // singletons and other scopes stay
+  /// }
+  /// ```
+  ///
+  /// Once it returns, no property holds a value that a rule of `scope` built before the reset,
+  /// whether the scope kept it or handed it to one read: the old instance's `deinit` runs as soon
+  /// as nothing else holds it, and each property resolves again at its next read, as after
+  /// `$property.reset()`. What LazyInject did not put there stays: the app's own references,
+  /// values an initializer captured, results of ``resolve(_:for:)``, values assigned by hand.
+  /// Unlike `$property.reset()`, it may race with reads: a read racing it returns the old
+  /// instance or a new one; a read after it returns never returns one built before it.
+  ///
+  /// Inside ``withOverrides(_:operation:)`` (or a test under the trait or `OverridingTestCase`),
+  /// it resets what the innermost layer's rules built instead, so that a test never resets the
+  /// instances parallel tests share.
+  public func reset(_ scope: Scope) { resetInstances(of: scope) }
+
+  /// Drops the instances that `.singleton`, `.weak` and custom-scope registrations keep, and
+  /// releases them from every property that holds them, as ``reset(_:)`` does for each scope.
+  ///
+  /// ```swift
+  /// nonisolated final class CheckoutTests: XCTestCase {
+  ///   override func tearDown() {
+  ///     InitializerRegistry.shared.resetSingletons()
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// Inside ``withOverrides(_:operation:)``, it resets the innermost layer's instances instead.
+  public func resetSingletons() { resetInstances(of: nil) }
+
+  /// Resets `scope` (every scope if nil) in every registry of `changeTargets`.
+  private func resetInstances(of scope: Scope?) {
+    for target in changeTargets {
+      let (dropped, handles) = target.withStateChange { $0.instances.reset(scope) }
+      _LazyObjectBox.empty(handles)
+      withExtendedLifetime(dropped) {}
     }
   }
 }

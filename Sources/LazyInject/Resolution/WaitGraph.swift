@@ -31,18 +31,41 @@ internal enum WaitGraph {
     /// The slot's address, or 0.
     let slot: UInt
     let registration: ObjectIdentifier?
-    let summary: String
+    /// What it builds, described only when a message needs it.
+    let what: Step
 
     /// What it builds, as a resource.
     var resource: Resource {
       registration.map { .registration($0) } ?? .slot(UnsafeRawPointer(bitPattern: slot)!)
     }
 
+    var summary: String { what.summary }
+
     /// Whether it builds `resource`.
     func holds(_ resource: Resource) -> Bool {
       switch resource {
       case .slot(let address): slot == UInt(bitPattern: address)
       case .registration(let identifier): registration == identifier
+      }
+    }
+  }
+
+  /// A step of a chain of resolutions, as messages name it.
+  enum Step: Sendable {
+    /// A property's type, the container's class, and the property's offset (nil for an explicit
+    /// `resolve`).
+    case property(Any.Type, in: AnyClass, offset: Int?)
+    /// An async rule's build.
+    case rule(RuleSource)
+
+    /// `"ResourceLoader in UsersViewController.resourceLoader"`, or without the property's name
+    /// for an explicit `resolve`; or the rule.
+    var summary: String {
+      switch self {
+      case .property(let property, let containerClass, let offset):
+        let name = offset.map { "." + StoredField.name(at: $0, in: containerClass) } ?? ""
+        return "\(typeName(property)) in \(typeName(containerClass))\(name)"
+      case .rule(let source): return "\(source.rule)"
       }
     }
   }
@@ -59,7 +82,7 @@ internal enum WaitGraph {
     let chain =
       task?.steps
       ?? ResolutionFrame.chain.map {
-        Held(slot: UInt(bitPattern: $0.slot), registration: $0.building, summary: $0.summary)
+        Held(slot: UInt(bitPattern: $0.slot), registration: $0.building, what: $0.step)
       }
     let hops: [Waiter]? = waiters.withLock { waiters in
       var hops: [Waiter] = []

@@ -1,10 +1,20 @@
 import Dispatch
 import _LazyInjectShims
 
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#endif
+
 /// Whether the calling code runs on the main actor: on the main thread, or in a job of the main
 /// queue, which serves the main actor (on Linux, a worker thread may drain it, as under Swift
 /// Testing, where the runtime's own check says no).
-internal func isOnMainActor() -> Bool {
+package func isOnMainActor() -> Bool {
   _lazyinject_is_main_thread() != 0 || DispatchQueue.getSpecific(key: mainQueueKey) != nil
 }
 
@@ -31,5 +41,15 @@ internal func onMainActorAnywhere<Argument, Result>(
 
 /// Writes `text` to standard error, where warnings belong (standard output is the program's).
 internal func writeToStandardError(_ text: String) {
-  text.withCString(_lazyinject_write_standard_error)
+  var bytes = Array(text.utf8)[...]
+  while !bytes.isEmpty {
+    let written = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    guard written > 0 else { return }
+    bytes = bytes.dropFirst(written)
+  }
+}
+
+/// The value of the environment variable `name`, if it is set.
+internal func environmentValue(_ name: String) -> String? {
+  getenv(name).map { String(cString: $0) }
 }

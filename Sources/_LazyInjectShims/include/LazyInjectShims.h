@@ -51,7 +51,7 @@ static inline void _lazyinject_unlock(const void *_Nonnull object) {
 }
 
 /// The hash of a (property type, container class) pair, by their metadata addresses: the
-/// resolution cache and the express table probe by its low bits. Mixed in 64 bits whatever the
+/// fast path's table probes by its low bits. Mixed in 64 bits whatever the
 /// word size (on watchOS's arm64_32, shifting a word by 32 would be undefined behaviour), and
 /// folded so that the low bits depend on every bit of both: metadata addresses are aligned and
 /// evenly spaced, and a plain multiplicative hash left most buckets of a table empty
@@ -182,11 +182,5 @@ int _lazyinject_type_category(const void *_Nonnull type);
 /// For `(any P).self`, the existential metatype `any P.Type`; NULL for any other type.
 /// Diagnostics use it to ask whether a registered type conforms to a requested protocol.
 const void *_Nullable _lazyinject_existential_metatype(const void *_Nonnull type);
-
-/// Writes `text` to standard error, where warnings belong (standard output is the program's).
-void _lazyinject_write_standard_error(const char *_Nonnull text);
-
-/// The environment variable `name`, or NULL.
-const char *_Nullable _lazyinject_environment(const char *_Nonnull name);
 
 #endif

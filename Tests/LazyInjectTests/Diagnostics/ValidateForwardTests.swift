@@ -11,6 +11,17 @@ protocol ForwardedAuditing: AnyObject {}
 /// Conforms to both protocols; neither `init()` nor a rule builds it unless a test registers one.
 final class ForwardedReporter: ForwardedReporting, ForwardedAuditing {}
 
+/// Conforms to neither protocol.
+struct ForwardedSettings {}
+
+protocol ForwardedExporting {}
+
+/// A screen with a property of a protocol that no struct but its own conformers can be.
+final class ExportingScreen {
+  @Lazy var exporter: any ForwardedExporting
+  @Lazy var reporter: ForwardedReporter
+}
+
 /// A screen whose properties are served by forwards only.
 final class ForwardedScreen {
   @Lazy var reporter: any ForwardedReporting
@@ -106,5 +117,45 @@ struct ValidateForwardTests {
         "\"ForwardedScreen\" -> \"any ForwardedReporting\" [label=\"reporter: missing: forwarded to"
           + " ForwardedReporter, which has no rule\", color=red, style=dashed];"),
       "\(dot)")
+  }
+
+  @Test func forwardToItselfIsReportedAsNeverSucceeding() throws {
+    let registry = InitializerRegistry()
+    registry.forward(ForwardedReporter.self, in: ExportingScreen.self, to: ForwardedReporter.self)
+    let error = try #require(throws: ResolutionError.self) {
+      try registry.validate(classes: [ExportingScreen.self])
+    }
+    #expect(error.description.contains("can never succeed: it resolves"), "\(error)")
+    #expect(error.description.contains("through itself, a cycle"))
+  }
+
+  @Test @MainActor func forwardToATypeThatNeverConformsIsReportedAsNeverSucceeding() throws {
+    let registry = InitializerRegistry()
+    registry.forward((any ForwardedExporting).self, to: ForwardedSettings.self)
+    let error = try #require(throws: ResolutionError.self) {
+      try registry.validate(classes: [ExportingScreen.self])
+    }
+    #expect(
+      error.description.contains(
+        "forward((any LazyInjectTests.ForwardedExporting).self, to:"
+          + " LazyInjectTests.ForwardedSettings.self) at LazyInjectTests/ValidateForwardTests.swift:"
+      ),
+      "\(error)")
+    #expect(error.description.contains("can never succeed: a LazyInjectTests.ForwardedSettings"))
+  }
+
+  @Test @MainActor func forwardThatMaySucceedIsNotReportedAsNeverSucceeding() {
+    let registry = InitializerRegistry()
+    registry.register(ForwardedReporter.self) { _ in ForwardedReporter() }
+    // A subclass may conform, an optional unwraps, a mock may be built: types alone cannot tell.
+    registry.forward((any ForwardedReporting).self, to: ForwardedReporter.self)
+    registry.forward(
+      (any ForwardedAuditing).self, in: ForwardedScreen.self, to: ForwardedScreen.self)
+    registry.forward((any ForwardedExporting).self, to: (any ForwardedExporting)?.self)
+    var text = ""
+    do { try registry.validate(classes: [ForwardedScreen.self, ExportingScreen.self]) } catch {
+      text = "\(error)"
+    }
+    #expect(!text.contains("can never succeed"), "\(text)")
   }
 }

@@ -61,9 +61,9 @@ struct FirstReadPathTests {
       InitializerRegistry.shared.register(Meter.self) { _ in Meter() }
       let seen = paths(3) { _ = $0.meter }
       require(seen.first == .registryBuild, "the first read took \(seen)")
-      require(seen.last == .expressTableBuild, "later reads took \(seen)")
+      require(seen.last == .fastTableBuild, "later reads took \(seen)")
       require(
-        FirstReadProbe.expressEntry(for: Meter.self, in: Panel.self) == .build,
+        FirstReadProbe.fastPathEntry(for: Meter.self, in: Panel.self) == .build,
         "the express table holds no entry for the pair")
     }
   }
@@ -74,10 +74,10 @@ struct FirstReadPathTests {
       InitializerRegistry.shared.register(Meter.self, scope: .singleton) { _ in Meter() }
       let seen = paths(3) { _ = $0.meter }
       require(
-        seen == [.general, .registryKeptObject, .expressTableKeptObject],
+        seen == [.general, .general, .fastTableKeptHandle],
         "the reads took \(seen)")
       require(
-        FirstReadProbe.expressEntry(for: Meter.self, in: Panel.self) == .keptObject,
+        FirstReadProbe.fastPathEntry(for: Meter.self, in: Panel.self) == .keptHandle,
         "the express table holds no kept object for the pair")
     }
   }
@@ -117,11 +117,11 @@ struct FirstReadPathTests {
         let container: AnyClass = type(of: make())
         let seen = paths(3, of: make) { _ = $0.meter }
         require(
-          FirstReadProbe.expressEntry(for: Meter.self, in: container) == .build,
+          FirstReadProbe.fastPathEntry(for: Meter.self, in: container) == .build,
           "no entry before \(name): the reads took \(seen)")
         change()
         require(
-          FirstReadProbe.expressEntry(for: Meter.self, in: container) == nil,
+          FirstReadProbe.fastPathEntry(for: Meter.self, in: container) == nil,
           "the entry outlived \(name)")
       }
     }
@@ -154,7 +154,7 @@ struct FirstReadPathTests {
       require(traced == [.general, .general, .general], "traced reads took \(traced)")
       registry.tracer = nil
       let untraced = paths(3) { _ = $0.meter }
-      require(untraced.last == .expressTableBuild, "reads after the tracer took \(untraced)")
+      require(untraced.last == .fastTableBuild, "reads after the tracer took \(untraced)")
     }
   }
 
@@ -181,18 +181,18 @@ struct FirstReadPathTests {
       _ = paths(3) { _ = $0.gauge }
       registry.register(\Panel.$gauge) { _ in Gauge() }
       require(
-        FirstReadProbe.expressEntry(for: Gauge.self, in: Panel.self) == nil,
+        FirstReadProbe.fastPathEntry(for: Gauge.self, in: Panel.self) == nil,
         "the entry outlived the property rule's registration")
       let meter = paths(3) { _ = $0.meter }
-      require(meter.last == .expressTableBuild, "reads of another pair took \(meter)")
+      require(meter.last == .fastTableBuild, "reads of another pair took \(meter)")
       let gauge = paths(3) { _ = $0.gauge }
       require(gauge == [.general, .general, .general], "reads of the pair took \(gauge)")
       require(
-        FirstReadProbe.expressEntry(for: Gauge.self, in: Panel.self) == nil,
+        FirstReadProbe.fastPathEntry(for: Gauge.self, in: Panel.self) == nil,
         "the pair with a property rule has an entry")
       registry.unregister(\Panel.$gauge)
       let after = paths(3) { _ = $0.gauge }
-      require(after.last == .expressTableBuild, "reads after unregistering took \(after)")
+      require(after.last == .fastTableBuild, "reads after unregistering took \(after)")
     }
   }
 

@@ -127,52 +127,6 @@ struct ForwardTests {
     }
   }
 
-  @Test func testForwardToItselfIsReportedWhenRegistered() async {
-    await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-      startWatchdog()
-      InitializerRegistry().forward(SharedAnalytics.self, in: Screen.self, to: SharedAnalytics.self)
-    }.map { result in
-      let text = String(decoding: result.standardErrorContent, as: UTF8.self)
-      #expect(text.contains("can never succeed: it resolves"), "\(text)")
-      #expect(text.contains("through itself, a cycle"))
-    }
-  }
-
-  @Test func testForwardThatCanNeverSucceedIsReportedWhenRegistered() async {
-    await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-      startWatchdog()
-      await MainActor.run {
-        InitializerRegistry().forward((any Exporting).self, to: PlainSettings.self)
-      }
-    }.map { result in
-      let text = String(decoding: result.standardErrorContent, as: UTF8.self)
-      #expect(
-        text.contains(
-          "LazyInject warning: forward((any LazyInjectTests.Exporting).self, to:"
-            + " LazyInjectTests.PlainSettings.self) at LazyInjectTests/ForwardTests.swift:"),
-        "\(text)")
-      #expect(text.contains("can never succeed"))
-    }
-  }
-
-  @Test func testForwardThatMaySucceedIsNotReported() async {
-    await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-      startWatchdog()
-      await MainActor.run {
-        let registry = InitializerRegistry()
-        registry.forward((any Tracking).self, to: SharedAnalytics.self)
-        // A subclass may conform.
-        registry.forward((any Tracking).self, in: Screen.self, to: Screen.self)
-        registry.forward(Int.self, to: Int?.self)  // An optional unwraps.
-        registry.forward(SharedAnalytics.self, to: MockAnalytics.self)
-        registry.forward(MockAnalytics.self, to: SharedAnalytics.self)  // It may build a mock.
-      }
-    }.map { result in
-      let text = String(decoding: result.standardErrorContent, as: UTF8.self)
-      #expect(!text.contains("LazyInject warning"), "\(text)")
-    }
-  }
-
   @Test func testForwardCycleIsReported() {
     let registry = InitializerRegistry()
     registry.forward((any Tracking).self, to: (any Reporting).self)

@@ -1,13 +1,13 @@
 import LazyInject
 import _LazyInjectShims
 
-/// What an express-table entry holds (see `ExpressTable`).
-enum ExpressEntry: Equatable, Sendable {
-  case keptObject
+/// What an entry of the fast path's table holds (see `FastPath`).
+enum FastPathEntry: Equatable, Sendable {
+  case keptHandle
   case build
 }
 
-/// Lets the tests see the path each first read took, and the express table's entries: what the
+/// Lets the tests see the path each first read took, and the fast path's table: what the
 /// runtime records in debug builds (`FirstReadPath`), read through its shims.
 enum FirstReadProbe {
   /// Whether this build records paths: debug builds do.
@@ -25,8 +25,8 @@ enum FirstReadProbe {
   /// Forgets the calling thread's last path.
   static func reset() { _lazyinject_probe_reset() }
 
-  /// What the express table holds for `property` in containers of class `containerClass`.
-  static func expressEntry(for property: Any.Type, in containerClass: AnyClass) -> ExpressEntry? {
+  /// What the fast path's table holds for `property` in containers of class `containerClass`.
+  static func fastPathEntry(for property: Any.Type, in containerClass: AnyClass) -> FastPathEntry? {
     // Read under a slot lock, as first reads read it (any stripe will do).
     let anyObject = UnsafeRawPointer(bitPattern: 0x1000)!
     _lazyinject_lock(anyObject)
@@ -34,9 +34,9 @@ enum FirstReadProbe {
     let address = { (type: Any.Type) in
       UnsafeRawPointer(bitPattern: UInt(bitPattern: Int(bitPattern: ObjectIdentifier(type))))!
     }
-    guard let entry = _lazyinject_express_find(address(property), address(containerClass)) else {
+    guard let entry = _lazyinject_fast_find(address(property), address(containerClass)) else {
       return nil
     }
-    return Int(entry.pointee.kind) == LAZYINJECT_EXPRESS_KEPT_OBJECT ? .keptObject : .build
+    return Int(entry.pointee.kind) == LAZYINJECT_FAST_KEPT_HANDLE ? .keptHandle : .build
   }
 }

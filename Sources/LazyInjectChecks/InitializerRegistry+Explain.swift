@@ -1,3 +1,5 @@
+import LazyInject
+
 extension InitializerRegistry {
   /// A readable account of how a `propertyType` property of a `containerType` object resolves now:
   /// each layer and class searched, the rule that matches, or why `init()` or a failure is the
@@ -46,7 +48,7 @@ extension InitializerRegistry {
     var lines = ["How LazyInject resolves \(typeName(propertyType)) for \(container):"]
     for registry in registries {
       lines.append("\(registry.layerTitle):")
-      let entry = registry.withState { $0.rules.entry(for: propertyType, in: containerType) }
+      let entry = registry.plan(for: propertyType, in: containerType)
       // A rule is used, or shadowed by the rule that serves in its place.
       let line = { (subject: String, rule: AnyRegistration, served: Decision) in
         let property = rule.source.property == nil ? "" : " for this property"
@@ -89,7 +91,7 @@ extension InitializerRegistry {
     lines +=
       results + [(results.isEmpty ? "Result: " : "Result for every other property: ") + result]
     if let rule = decision.registration, rule.source.isAsync, let owner = decision.owner {
-      let isReady = owner.withState { $0.instances.instance(of: rule) } != nil
+      let isReady = owner.keepsInstance(of: rule)
       lines.append(
         "Its initializer is async: "
           + (isReady
@@ -104,7 +106,7 @@ extension InitializerRegistry {
     registries: [InitializerRegistry]
   ) -> String {
     let wrapped = LazyInject.wrappedType(of: property) ?? property
-    switch PropertyCheck.Outcome.classify(decision, registries: registries) {
+    switch PropertyCheck.Outcome.classify(decision, in: container, registries: registries) {
     case .rule(let found, _):
       return Self.used(found, for: property, in: container)
     case .defaultInitializer:
@@ -120,6 +122,9 @@ extension InitializerRegistry {
       return "\(used)A read fails: "
         + PropertyCheck.brokenForward(
           forwards, nearMisses: nearMisses, isCycle: isCycle, in: container) + "."
+    case .neverForwardable(let forward):
+      return "\(Self.used(forward, for: property, in: container)) A read fails: "
+        + PropertyCheck.neverForwardable(forward) + "."
     case .missing, .undecided, .invalidKeyPath:
       // Only rules for one property make the last two, and none serves a value with no property.
       return "failure: no registration, and \(typeName(property)) is not DefaultInitializable."

@@ -1,3 +1,5 @@
+// Optionals and single references: what LazyInject asks of a property's type.
+
 /// What LazyInject asks of `Optional`: a `T?` property that no rule of `T?` serves is served by
 /// the rules of `T`, or is nil.
 internal protocol _OptionalDependency {
@@ -30,4 +32,12 @@ internal func unwrappingOptionals(_ value: Any) -> Any? {
 /// `T` for `T?`; nil for a type that is not optional.
 package func wrappedType(of type: Any.Type) -> Any.Type? {
   (type as? any _OptionalDependency.Type)?.wrappedType
+}
+
+/// Whether values of `Value` are one object reference: a class type, with no witness table.
+///
+/// Such values can be stored in a `@Lazy` slot itself, and kept without a cast. Folds to a
+/// constant where `Value` is known.
+@inlinable @inline(__always) internal func isSingleReference<Value>(_: Value.Type) -> Bool {
+  Value.self is AnyObject.Type && MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size
 }

@@ -1,9 +1,9 @@
-#include "ExpressTable.h"
+#include "FastPathTable.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 
-_lazyinject_express_table *_lazyinject_express_storage = 0;
+_lazyinject_fast_table *_lazyinject_fast_storage = 0;
 
 /// Serializes the writers. Inserts and clears both come under the shared registry's lock today,
 /// which serializes them already; this keeps the table sound on its own, at the cost of an
@@ -19,6 +19,16 @@ static void wait_for_readers(void) {
   }
 }
 
+void _lazyinject_lock_every_stripe(void) {
+  for (int index = 0; index < LAZYINJECT_STRIPE_COUNT; index++)
+    _lazyinject_stripe_lock(&_lazyinject_stripes[index]);
+}
+
+void _lazyinject_unlock_every_stripe(void) {
+  for (int index = 0; index < LAZYINJECT_STRIPE_COUNT; index++)
+    _lazyinject_stripe_unlock(&_lazyinject_stripes[index]);
+}
+
 static void *allocate(size_t bytes) {
   void *memory = calloc(1, bytes);
   if (memory == 0) abort();
@@ -26,31 +36,31 @@ static void *allocate(size_t bytes) {
 }
 
 /// Puts `entry` in the first free slot of its probe sequence.
-static void place(_lazyinject_express_table *table, _lazyinject_express_entry *entry) {
+static void place(_lazyinject_fast_table *table, _lazyinject_fast_entry *entry) {
   uintptr_t index = _lazyinject_pair_hash(entry->property, entry->container) & table->mask;
   while (table->slots[index] != 0) index = (index + 1) & table->mask;
   __atomic_store_n(&table->slots[index], entry, __ATOMIC_RELEASE);
   table->count += 1;
 }
 
-void _lazyinject_express_insert(const void *property, const void *container, void *payload,
+void _lazyinject_fast_insert(const void *property, const void *container, void *payload,
                                 uint32_t kind, uint32_t flags) {
   pthread_mutex_lock(&writer);
-  _lazyinject_express_table *table = _lazyinject_express_storage;
-  if (_lazyinject_express_find(property, container) == 0) {
-    _lazyinject_express_entry *entry = allocate(sizeof(_lazyinject_express_entry));
-    *entry = (_lazyinject_express_entry){property, container, payload, kind, flags};
+  _lazyinject_fast_table *table = _lazyinject_fast_storage;
+  if (_lazyinject_fast_find(property, container) == 0) {
+    _lazyinject_fast_entry *entry = allocate(sizeof(_lazyinject_fast_entry));
+    *entry = (_lazyinject_fast_entry){property, container, payload, kind, flags};
     if (table != 0 && (table->count + 1) * 2 <= table->mask + 1) {
       place(table, entry);
     } else {
       uintptr_t capacity = table == 0 ? 16 : (table->mask + 1) * 2;
-      _lazyinject_express_table *grown =
-          allocate(sizeof(_lazyinject_express_table) + capacity * sizeof(void *));
+      _lazyinject_fast_table *grown =
+          allocate(sizeof(_lazyinject_fast_table) + capacity * sizeof(void *));
       grown->mask = capacity - 1;
       for (uintptr_t index = 0; table != 0 && index <= table->mask; index++)
         if (table->slots[index] != 0) place(grown, table->slots[index]);
       place(grown, entry);
-      __atomic_store_n(&_lazyinject_express_storage, grown, __ATOMIC_RELEASE);
+      __atomic_store_n(&_lazyinject_fast_storage, grown, __ATOMIC_RELEASE);
       wait_for_readers();  // Of the old array only: the entries live on in the new one.
       free(table);
     }
@@ -58,11 +68,11 @@ void _lazyinject_express_insert(const void *property, const void *container, voi
   pthread_mutex_unlock(&writer);
 }
 
-void _lazyinject_express_clear(void) {
-  if (__atomic_load_n(&_lazyinject_express_storage, __ATOMIC_ACQUIRE) == 0) return;
+void _lazyinject_fast_clear(void) {
+  if (__atomic_load_n(&_lazyinject_fast_storage, __ATOMIC_ACQUIRE) == 0) return;
   pthread_mutex_lock(&writer);
-  _lazyinject_express_table *table = _lazyinject_express_storage;
-  __atomic_store_n(&_lazyinject_express_storage, 0, __ATOMIC_RELEASE);
+  _lazyinject_fast_table *table = _lazyinject_fast_storage;
+  __atomic_store_n(&_lazyinject_fast_storage, 0, __ATOMIC_RELEASE);
   wait_for_readers();
   for (uintptr_t index = 0; table != 0 && index <= table->mask; index++) free(table->slots[index]);
   free(table);

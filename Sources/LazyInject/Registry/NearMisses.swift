@@ -42,7 +42,7 @@ private func optionalType(wrapping property: Any.Type) -> Any.Type {
 
 /// Whether the metatype `type` is an instance of `metatype`, an existential metatype
 /// `any P.Type`: whether `type` conforms to `P`.
-internal func isValue(_ type: Any.Type, of metatype: Any.Type) -> Bool {
+package func isValue(_ type: Any.Type, of metatype: Any.Type) -> Bool {
   func check<Metatype>(_: Metatype.Type) -> Bool { (type as Any) is Metatype }
   return _openExistential(metatype, do: check)
 }

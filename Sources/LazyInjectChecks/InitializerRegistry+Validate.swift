@@ -1,3 +1,5 @@
+import LazyInject
+
 extension InitializerRegistry {
   /// Checks, without building anything, that every unresolved `@Lazy` and every `@WeakLazy`
   /// property of `container` can be resolved now.
@@ -33,11 +35,11 @@ extension InitializerRegistry {
     var problems: [PropertyCheck] = []
     var registries = searchedRegistries
     for field in fields {
-      let state = _FirstRead.state(of: field, in: container)
-      guard !state.isResolved else { continue }
       // With the layers its first read would use: those the object was made under, if any, and
       // the caller's they lack.
-      registries = _FirstRead.withLayers(of: state.capture) { searchedRegistries }
+      let state = state(of: field, in: container)
+      guard !state.isResolved else { continue }
+      registries = state.searched
       let check = check(field, in: containerClass, container: container, registries: registries)
       if check.outcome.isProblem { problems.append(check) }
     }

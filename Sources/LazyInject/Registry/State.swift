@@ -2,7 +2,7 @@ import Dispatch
 import _LazyInjectShims
 
 // The registry's one state, and its gate: the lock, the installation of automatic modules on the
-// first use, waiting for another thread, and the one place that empties the express table.
+// first use, waiting for another thread, and the one place that empties the fast path's table.
 
 extension InitializerRegistry {
   /// Everything of a registry that changes, guarded by its lock (`Protected`, which checks in
@@ -49,15 +49,15 @@ extension InitializerRegistry {
   }
 
   /// Runs `body`, which changes the rules or drops kept instances, as `withState` does; then,
-  /// still under the lock, empties the express table.
+  /// still under the lock, empties the fast path's table.
   ///
-  /// The one place that empties it (`_lazyinject_express_clear()`, see `ExpressTable`): an
+  /// The one place that empties it (`_lazyinject_fast_clear()`, see `FastPath`): an
   /// entry names a registration or a kept object without retaining it, so it must be gone before
   /// the caller releases what `body` took out, after unlocking. The shared registry is the
   /// table's only one.
   internal func withStateChange<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     try withState { state in
-      defer { if self === Self.shared { _lazyinject_express_clear() } }
+      defer { if self === Self.shared { _lazyinject_fast_clear() } }
       return try body(&state)
     }
   }

@@ -1,3 +1,6 @@
+import LazyInject
+import _LazyInjectShims
+
 /// How a `@Lazy` or `@WeakLazy` property of a class resolves, told from the rules alone.
 ///
 /// What `validate` and `dependencyGraph` report: a rendering of a `Decision`. Builds nothing.
@@ -26,6 +29,9 @@ package struct PropertyCheck {
     case undecided([AnyRegistration])
     /// A property rule's key path leads to another object.
     case invalidKeyPath(ResolutionError)
+    /// The rule found is a forward whose target's values can never be of the property's type,
+    /// as the types alone show: a read stops the program.
+    case neverForwardable(AnyRegistration)
     /// The rule found is a forward whose target does not resolve for the same object: a read
     /// stops the program. `forwards`: the forwards followed, the property's first; the last one's
     /// target has no rule (`nearMisses`: registrations of types related to it), or if `isCycle`,
@@ -38,7 +44,8 @@ package struct PropertyCheck {
     package var isProblem: Bool {
       switch self {
       case .rule, .defaultInitializer, .none: false
-      case .nearMiss, .missing, .undecided, .invalidKeyPath, .brokenForward: true
+      case .nearMiss, .missing, .undecided, .invalidKeyPath, .brokenForward, .neverForwardable:
+        true
       }
     }
   }
@@ -81,6 +88,8 @@ package struct PropertyCheck {
     case .brokenForward(let forwards, let nearMisses, let isCycle):
       return "\(path)\(declared); "
         + Self.brokenForward(forwards, nearMisses: nearMisses, isCycle: isCycle, in: containerClass)
+    case .neverForwardable(let forward):
+      return "\(path)\(declared); \(Self.neverForwardable(forward))"
     }
   }
 
@@ -109,6 +118,54 @@ package struct PropertyCheck {
   }
 }
 
+extension PropertyCheck {
+  /// Why a forward can never succeed, and the fix: `"forward((any MyApp.Tracking).self, to:
+  /// MyApp.Feed.self) at MyApp/Modules.swift:9 can never succeed: a MyApp.Feed is never a
+  /// MyApp.Tracking. Fix: make it conform, or forward to a type that does"`.
+  package static func neverForwardable(_ forward: AnyRegistration) -> String {
+    let (forwarded, target) = (forward.propertyType, forward.source.forwardTarget ?? Any.self)
+    let why =
+      forwarded == target
+      ? "it resolves \(typeName(target)) through itself, a cycle. Fix: register"
+        + " \(typeName(target)) instead"
+      : "a \(typeName(target)) is never a \(typeName(forwarded)). Fix: make it conform, or forward"
+        + " to a type that does"
+    return "forward((\(codeName(forwarded))).self, to: \(codeName(target)).self) at"
+      + " \(forward.source.fileID):\(forward.source.line) can never succeed: \(why)"
+  }
+}
+
+/// Whether no value that the rules of `target` can build is a `forwarded`, as far as the types
+/// alone tell.
+///
+/// A class's subclass, or an existential's dynamic type, may conform where the type does not,
+/// and values bridge across kinds on Darwin, so only targets of the forwarded type's own kind are
+/// judged; a conformance isolated to the main actor is seen only there, so a protocol is checked
+/// only on the main actor. A type forwarded to itself never succeeds either.
+private func neverConforms(_ target: Any.Type, to forwarded: Any.Type) -> Bool {
+  guard target != forwarded else { return true }
+  let targetCategory = _lazyinject_type_category(unsafeBitCast(target, to: UnsafeRawPointer.self))
+  let forwardedMetadata = unsafeBitCast(forwarded, to: UnsafeRawPointer.self)
+  switch _lazyinject_type_category(forwardedMetadata) {
+  case LAZYINJECT_CATEGORY_EXISTENTIAL:
+    guard targetCategory == LAZYINJECT_CATEGORY_VALUE, isOnMainActor(),
+      let metatype = _lazyinject_existential_metatype(forwardedMetadata)
+    else { return false }
+    return !isValue(target, of: unsafeBitCast(metatype, to: Any.Type.self))
+  case LAZYINJECT_CATEGORY_CLASS:
+    // Neither is the other or a subclass of it.
+    let isSubclass = { (subclass: Any.Type, base: Any.Type) in
+      ancestry(of: unsafeBitCast(subclass, to: AnyClass.self)).contains { $0 == base }
+    }
+    return targetCategory == LAZYINJECT_CATEGORY_CLASS
+      && !isSubclass(target, forwarded) && !isSubclass(forwarded, target)
+  case LAZYINJECT_CATEGORY_VALUE:
+    // A class may bridge to a struct (NSString to String), an optional unwrap to its value.
+    return targetCategory == LAZYINJECT_CATEGORY_VALUE
+  default: return false
+  }
+}
+
 extension PropertyCheck.Outcome {
   /// What `decision`, made following forwards, means for a read; `forwards`: the forwards
   /// followed to it.
@@ -116,12 +173,15 @@ extension PropertyCheck.Outcome {
   /// The classification that `validate`, `explain` and the graph report. `registries` are those
   /// it searched (near misses are looked for there).
   static func classify(
-    _ decision: InitializerRegistry.Decision, forwards: [AnyRegistration] = [],
-    registries: [InitializerRegistry]
+    _ decision: InitializerRegistry.Decision, in containerClass: AnyClass,
+    forwards: [AnyRegistration] = [], registries: [InitializerRegistry]
   ) -> Self {
     let nearMisses = { InitializerRegistry.nearMisses(for: $0, in: registries) }
     switch decision.source {
     case .registration(let rule):
+      if let target = rule.source.forwardTarget, neverConforms(target, to: rule.propertyType) {
+        return .neverForwardable(rule)
+      }
       let chain = forwards + [rule]
       guard case .target(let target) = decision.forwarded else {  // No forward, or a cycle.
         return decision.forwarded == nil
@@ -131,8 +191,8 @@ extension PropertyCheck.Outcome {
       // A forward resolves its target for the same object, with no property. An optional target
       // that no rule serves gives nil, and so does the forward of an optional type; for any
       // other type, the cast of nil fails.
-      let isOptional = rule.propertyType is any _OptionalDependency.Type
-      let outcome = classify(target, forwards: chain, registries: registries)
+      let isOptional = wrappedType(of: rule.propertyType) != nil
+      let outcome = classify(target, in: containerClass, forwards: chain, registries: registries)
       switch outcome {
       case .rule, .defaultInitializer:
         return .rule(forwards.first ?? rule, undecided: decision.undecided)
@@ -145,7 +205,10 @@ extension PropertyCheck.Outcome {
       }
     case .defaultInitializer: return .defaultInitializer(undecided: decision.undecided)
     case .undecided: return .undecided(decision.undecided)
-    case .invalidKeyPath(let error): return .invalidKeyPath(error)
+    case .invalidKeyPath(let rule, let ownerClass):
+      return .invalidKeyPath(
+        ResolutionError.invalidPropertyKeyPath(
+          rule: rule.rule, containerClass: containerClass, ownerClass: ownerClass))
     case .missing:
       return .missing(
         nearMisses: nearMisses(decision.builtType), otherProperties: decision.otherProperties)
@@ -171,7 +234,8 @@ extension InitializerRegistry {
     let decision = decide(
       field.valueType, in: containerClass, for: identity, searching: registries,
       followingForwards: true)
-    let outcome = PropertyCheck.Outcome.classify(decision, registries: registries)
+    let outcome = PropertyCheck.Outcome.classify(
+      decision, in: containerClass, registries: registries)
     return PropertyCheck(containerClass: containerClass, field: field, outcome: outcome)
   }
 }

@@ -1,0 +1,176 @@
+import _LazyInjectShims
+
+// The slot of `@Lazy` is one word: 0 (unresolved), the in-flight marker (a thread is building
+// the value), or the value. It is read and written only with the object's slot lock held, a lock
+// from a small striped table keyed by the object's address. The lock is never held while user
+// code runs: values are built, and replaced values released, after it is unlocked.
+//
+// The value is stored one of three ways (the boxes are in Registry/ValueBoxes.swift):
+//
+// - A class-typed value that its pair's first rule built with no layer (see `RuleTable`) is
+//   stored itself: a first read allocates nothing but the value, as a hand-written `lazy var`.
+//   `$property.rule` finds its rule with the pair.
+// - A shared instance (a `.singleton`, `.weak` or custom-scope rule's) is stored as the handle
+//   that every slot holding it shares (`_LazyObjectBox`), which a reset of its scope empties;
+//   any other class-typed value (assigned, built by another rule or with override layers) is
+//   stored in a box of its own of the same class, which records its rule and the layers used.
+// - A value of any other type (a struct, an existential) is stored in a `_LazyBox<Value>`, or
+//   for a shared instance, in the handle, which holds such a box.
+//
+// An object box that holds nothing is unresolved: an emptied handle, or the override layers in
+// force when the object was made (`CreationLayers`), which its first read resolves with.
+//
+// What the slot holds is retained once, by the slot, and ARC releases it with the object. The
+// marker is immortal and stored unretained; it never outlives the resolution that stored it,
+// which holds the object alive. `SlotWord.content(of:marker:storesObject:)` is the one decoder of
+// the word: the hot read (inlined), the first read, the projection and `validate` read it.
+//
+// A `@WeakLazy` slot holds a `_WeakLazyReference` (at the end of this file), or the marker.
+
+/// The address of a `@Lazy` or `@WeakLazy` property's slot, read and written as a raw word: no
+/// retain, no release, no access of memory through a type it is not bound to.
+///
+/// Read and write it only with the object's slot lock held.
+@usableFromInline internal struct _LazySlot {
+  @usableFromInline internal let address: UnsafeMutableRawPointer
+
+  @inlinable internal init(_ slot: UnsafeMutablePointer<AnyObject?>) {
+    // An optional class reference is one word, nil being 0: Swift's ABI, checked in debug builds.
+    assert(MemoryLayout<AnyObject?>.size == MemoryLayout<UInt>.size)
+    address = UnsafeMutableRawPointer(slot)
+  }
+
+  /// The word the slot holds.
+  @inlinable internal var word: UInt {
+    get { address.load(as: UInt.self) }
+    nonmutating set { address.storeBytes(of: newValue, as: UInt.self) }
+  }
+}
+
+/// What a slot word holds: the one decoder, used by the hot read (inlined) and by everything
+/// else that reads a slot.
+@usableFromInline internal enum SlotWord {
+  case empty
+  /// A thread is building the value.
+  case inFlight
+  /// An object box that holds nothing: unresolved, made under override layers, or a handle that
+  /// a reset emptied.
+  case emptyBox
+  /// A value that is an object, stored itself.
+  case object
+  /// A value in a `_LazyBox<Value>`.
+  case boxed
+  /// A value in an object box: the object itself, or for another type, a `_LazyBox` holding it.
+  case inObjectBox
+
+  /// What `word` holds, for a property whose values are objects stored unboxed if
+  /// `storesObject`; `marker` is the published marker's address (0 before the first
+  /// resolution, when no slot can hold a marker).
+  ///
+  /// An object box is told from a value by its class, read with `type(of:)` and compared with
+  /// the class of `_LazyObjectBox`, published when the first one is made: until then (a process
+  /// that never assigns a class value, never makes an override layer, never resolves a shared
+  /// instance through a slot), no word is a box and the hot read of an object makes no call. On
+  /// Darwin `type(of:)` is a call (`swift_getObjectType`, which reads an Objective-C object's
+  /// class without running any of its code), so it cannot reenter a stripe.
+  @inlinable @inline(__always)
+  internal static func content(of word: UInt, marker: UInt, storesObject: Bool) -> SlotWord {
+    if word == 0 { return .empty }
+    if word == marker { return .inFlight }
+    let boxClass = _lazyinject_object_box_class()
+    guard boxClass != 0, _LazyObjectBox.classWord(of: word) == boxClass else {
+      return storesObject ? .object : .boxed  // A value that is no object is in a `_LazyBox`.
+    }
+    return _LazyObjectBox.inner(at: word) == 0 ? .emptyBox : .inObjectBox
+  }
+
+  /// Whether the word holds a value.
+  @inlinable internal var isValue: Bool {
+    self == .object || self == .boxed || self == .inObjectBox
+  }
+}
+
+/// The object that marks a slot as being resolved.
+///
+/// Never released.
+internal final class _LazyMarker: Sendable {
+  internal static let object = _LazyMarker()
+
+  /// The marker's address, the word a slot holds while its value is being built.
+  internal static let address: UInt = {
+    let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+    _lazyinject_set_in_flight_marker(address)
+    return address
+  }()
+
+  private init() {}
+}
+
+/// What a `@WeakLazy` slot holds once resolved or assigned: the instance, weakly; for a shared
+/// instance, its handle, weakly, which tells when a reset of its scope released it; and the
+/// override layers in force when the property was made, for its resolutions.
+///
+/// Read and written only with its object's slot lock held, or before it is in a slot.
+internal final class _WeakLazyReference {
+  weak var object: AnyObject?
+  weak var handle: _LazyObjectBox?
+  /// Whether the instance is a shared one, held through `handle`.
+  var isShared = false
+  /// The layers used to build the instance.
+  var uses = LayersUsed()
+  let creation: CreationLayers?
+
+  init(creation: CreationLayers?, object: AnyObject? = nil) {
+    (self.creation, self.object) = (creation, object)
+  }
+
+  /// The reference at the slot word `word` (not the marker), unretained; nil for 0.
+  private static func unmanaged(_ word: UInt) -> Unmanaged<_WeakLazyReference>? {
+    UnsafeRawPointer(bitPattern: word).map(Unmanaged.fromOpaque)
+  }
+
+  /// The instance the reference at the slot word `word` (not the marker) holds, if any: nil once
+  /// released, or once a reset of its scope emptied its handle.
+  static func object(at word: UInt) -> AnyObject? {
+    unmanaged(word)?._withUnsafeGuaranteedRef { reference in
+      guard reference.isShared else { return reference.object }
+      return reference.handle.map { $0.word == 0 ? nil : reference.object } ?? nil
+    }
+  }
+
+  /// Makes the reference at the slot word `word` (neither 0 nor the marker) hold `object`, which
+  /// was assigned.
+  static func set(_ object: AnyObject?, at word: UInt) {
+    unmanaged(word).unsafelyUnwrapped._withUnsafeGuaranteedRef {
+      ($0.object, $0.handle, $0.isShared, $0.uses) = (object, nil, false, LayersUsed())
+    }
+  }
+
+  /// Notes that a read returned the instance of the reference at the slot word `word` (see
+  /// `_FirstRead.noteRead(at:)`); call with the slot lock held.
+  static func noteRead(at word: UInt) {
+    unmanaged(word)?._withUnsafeGuaranteedRef { ResolutionFrame.noteRead($0.uses) }
+  }
+
+  /// The layers the reference at the slot word `word` keeps, if any; call with the slot lock
+  /// held.
+  static func creation(at word: UInt) -> CreationLayers? {
+    word == _LazyMarker.address ? nil : unmanaged(word)?.takeUnretainedValue().creation
+  }
+
+  /// The reference at the slot word `word` (not the marker), taking over the slot's +1.
+  static func take(_ word: UInt) -> _WeakLazyReference? { unmanaged(word)?.takeRetainedValue() }
+
+  /// The word a slot keeps for `reference`, retained once: the slot's +1.
+  static func retainedWord(of reference: _WeakLazyReference?) -> UInt {
+    reference.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
+  }
+
+  /// `object` as `Value`: the object itself for a class type, the existential for a protocol.
+  static func value<Value>(of object: AnyObject, as _: Value.Type) -> Value {
+    // The object itself for a class or an existential of no witness; else the cast cannot fail:
+    // it was stored as a `Value`.
+    MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size
+      ? unsafeBitCast(object, to: Value.self) : object as! Value
+  }
+}

@@ -1,0 +1,403 @@
+import _LazyInjectShims
+
+// Registering: every form of `register`, `registerOnMainActor` and `forward` by type, and
+// removing rules. The forms by key path, which name a property's projection, live with it
+// (PropertyWrapper/LazyProjection.swift).
+
+extension InitializerRegistry {
+  /// Registers how to build `propertyType` for containers of class `containerType` and its
+  /// subclasses, on whichever thread reads the property.
+  ///
+  /// ```swift
+  /// registry.register(RequestManager.self, in: AdminUsersViewController.self) { sender in
+  ///   RequestManager()
+  /// }
+  /// ```
+  ///
+  /// The initializer is a `@Sendable` closure, isolated to no actor: it builds nonisolated types,
+  /// such as a service marked `nonisolated` for background work. A main-actor type (a UI type,
+  /// or any type of an app target with default main-actor isolation that is not marked
+  /// `nonisolated`) is registered with ``registerOnMainActor(_:in:scope:fileID:line:_:)``.
+  ///
+  /// A registration for the same property type and container class replaces this one. Inside
+  /// ``withOverrides(_:operation:)`` (or a test under the `.overrides` trait or
+  /// `OverridingTestCase`), registering, unregistering and resetting apply to the innermost
+  /// override layer, and die with it: a test never changes what parallel tests share.
+  ///
+  /// - Parameters:
+  ///   - propertyType: The type of the `@Lazy` property, such as `ResourceLoader.self` or
+  ///     `(any ResourceLoading).self`.
+  ///   - containerType: The class whose objects (and subclasses' objects) use this initializer.
+  ///   - scope: How many instances to build; ``Scope/unique`` by default.
+  ///   - fileID: The registration site, shown in diagnostics.
+  ///   - line: The registration site, shown in diagnostics.
+  ///   - initializer: Builds the value; receives the object whose property is being resolved.
+  public func register<Property, Container: AnyObject>(
+    _ propertyType: Property.Type, in containerType: Container.Type, scope: Scope = .unique,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ initializer: @escaping @Sendable (Container) throws -> Property
+  ) {
+    add(propertyType, container: containerType, scope: scope, fileID: fileID, line: line) {
+      try initializer(unsafeDowncast($0, to: Container.self))
+    }
+  }
+
+  /// Registers the root default for `propertyType`: how to build it for any container that has
+  /// no registration of its own.
+  ///
+  /// ```swift
+  /// registry.register(Session.self) { _ in Session() }
+  /// registry.register(RequestManager.self, scope: .singleton) { _ in RequestManager() }
+  /// ```
+  ///
+  /// As for `register(_:in:scope:fileID:line:_:)`, the initializer runs on whichever thread
+  /// reads the property: register main-actor types with
+  /// ``registerOnMainActor(_:scope:fileID:line:_:)-(Property.Type,_,_,_,_)``.
+  ///
+  /// - Parameters:
+  ///   - propertyType: The type of the `@Lazy` property.
+  ///   - scope: How many instances to build; ``Scope/unique`` by default.
+  ///   - fileID: The registration site, shown in diagnostics.
+  ///   - line: The registration site, shown in diagnostics.
+  ///   - initializer: Builds the value; receives the object whose property is being resolved.
+  public func register<Property>(
+    _ propertyType: Property.Type, scope: Scope = .unique, fileID: StaticString = #fileID,
+    line: UInt = #line, _ initializer: @escaping @Sendable (AnyObject) throws -> Property
+  ) { add(propertyType, scope: scope, fileID: fileID, line: line, make: initializer) }
+
+  /// Removes the registration of `propertyType` for exactly `containerType`.
+  ///
+  /// Registrations for superclasses and the root default stay. Properties resolved already keep
+  /// their values; later resolutions no longer see the registration. While an override layer
+  /// is in force, this removes the layer's registration, not the registry's below it.
+  public func unregister<Property, Container: AnyObject>(
+    _ propertyType: Property.Type, in containerType: Container.Type
+  ) { change { $0.remove(property: propertyType, key: RuleTable.Key(containerType)) } }
+
+  /// Removes the root default of `propertyType`.
+  public func unregister<Property>(_ propertyType: Property.Type) {
+    change { $0.remove(property: propertyType, key: RuleTable.Key(nil)) }
+  }
+
+  /// Removes every registration, rules for one property included, and with them the singletons
+  /// they keep.
+  public func removeAll() { change { $0.removeAll() } }
+
+  /// Applies `body` to the rules of every registry in `changeTargets`, and drops what the
+  /// registrations it removes kept; all of it is released after unlocking (a singleton's deinit
+  /// may resolve).
+  internal func change(_ body: (inout RuleTable) -> [AnyRegistration]) {
+    changeState { state in
+      let registrations = body(&state.rules)
+      return (registrations, registrations.map { state.instances.drop($0) })
+    }
+  }
+
+  /// Applies `body` to the state of every registry in `changeTargets` (with `withStateChange`);
+  /// what it returns, which it took out of the state, is released after unlocking.
+  internal func changeState(_ body: (inout State) -> Any) {
+    for target in changeTargets { withExtendedLifetime(target.withStateChange(body)) {} }
+  }
+
+  /// Where registering on this registry adds, the last of `changeTargets`: inside an override
+  /// layer's `configure`, that layer's own rules; while override layers over it are in force,
+  /// the innermost one's in-force rules (below every layer's own); else the registry itself.
+  ///
+  /// So a test that registers on ``shared`` changes only its own layer, which dies with it,
+  /// never the registry that parallel tests share; and a mock is never replaced by production
+  /// set-up that the test calls. The tracer and the duplicate handler are the registry's own.
+  internal var registrationTarget: InitializerRegistry {
+    _lazyinject_overrides_used() == 0 ? self : changeTargets.last!  // No array: the common case.
+  }
+
+  /// Where unregistering and resetting on this registry apply: inside `configure`, the layer
+  /// being configured; while override layers over it are in force, the innermost one (its own
+  /// rules and its in-force ones); else the registry itself.
+  ///
+  /// Unregistering there removes only what the layer holds: to hide a rule of the registry,
+  /// register a replacement.
+  internal var changeTargets: [InitializerRegistry] {
+    guard _lazyinject_overrides_used() != 0 else { return [self] }
+    if let configuring = OverrideScope.configuring, configuring.root == ObjectIdentifier(self) {
+      return [configuring]
+    }
+    guard let layer = OverrideScope.innermostLayer(over: self) else { return [self] }
+    return [layer.registry, layer.inForce]
+  }
+
+  /// Adds a registration to `registrationTarget`: of `propertyType` for `container` (nil: the
+  /// root default), or for one property (`property`, whose root class is the container); a
+  /// forward to `forwardTarget`.
+  internal func add<Property>(
+    _ propertyType: Property.Type, container: AnyClass? = nil, property: PropertyTarget? = nil,
+    forwardTarget: Any.Type? = nil, scope: Scope, fileID: StaticString, line: UInt,
+    isMainActor: Bool = false, make: @escaping @Sendable (AnyObject) throws -> Property
+  ) {
+    add(
+      propertyType, container: container, property: property, forwardTarget: forwardTarget,
+      scope: scope, fileID: fileID, line: line, isMainActor: isMainActor, isAsync: false
+    ) { Registration(source: $0, make: make) }
+  }
+
+  /// Adds the registration `make` makes of its source, a synchronous or an async one.
+  internal func add(
+    _ propertyType: Any.Type, container: AnyClass?, property: PropertyTarget? = nil,
+    forwardTarget: Any.Type? = nil, scope: Scope, fileID: StaticString, line: UInt,
+    isMainActor: Bool = false, isAsync: Bool, make: (RuleSource) -> AnyRegistration
+  ) {
+    let (target, module) = (registrationTarget, ModuleInstallation.current)
+    let registration = make(
+      RuleSource(
+        propertyType: propertyType, containerType: property?.rootClass ?? container, scope: scope,
+        fileID: fileID, line: line, isMainActor: isMainActor, isAsync: isAsync,
+        moduleName: module?.name, property: property, forwardTarget: forwardTarget,
+        layer: RuleSource.Layer(depth: target.overrideDepth, isInForce: target.isInForce)))
+    let (replaced, handler, dropped) = target.withStateChange { state in
+      let replaced = state.rules.insert(registration)
+      return (replaced, state.duplicateHandler, replaced.map { state.instances.drop($0) })
+    }
+    withExtendedLifetime(dropped) {}
+    if let replaced, module?.isConditional != true {
+      handler(DuplicateRegistration(replaced: replaced.rule, replacement: registration.rule))
+    }
+  }
+
+  /// Registers a main-actor initializer of `propertyType` for containers of class
+  /// `containerType` and its subclasses.
+  ///
+  /// UIKit and SwiftUI types are `@MainActor`, and so are an app's view controllers and view
+  /// models. This initializer runs on the main actor: it receives the sender typed as its class,
+  /// may read its main-actor state and build main-actor values, with no
+  /// `MainActor.assumeIsolated`:
+  ///
+  /// ```swift
+  /// registry.registerOnMainActor(ProgressViewService.self, in: UsersViewController.self) {
+  ///   sender in
+  ///   ProgressViewService(viewController: sender)
+  /// }
+  /// ```
+  ///
+  /// Because the closure is `@MainActor`, a `@MainActor` test can capture a test double it
+  /// keeps, such as a spy, even when the double is not `Sendable`.
+  ///
+  /// Read such a property (or resolve it) on the main actor. Elsewhere, ``resolve(_:for:)``
+  /// throws a ``ResolutionError`` of kind ``ResolutionError/Kind/requiresMainActor``, and a
+  /// `@Lazy` read stops the program with its message, naming the property: always, even when
+  /// the scope keeps an instance built on the main actor earlier, so that a program behaves the
+  /// same whichever thread reads first. Register a `nonisolated` type with
+  /// `register(_:in:scope:fileID:line:_:)` to read it anywhere.
+  ///
+  /// - Parameters:
+  ///   - propertyType: The type of the `@Lazy` property.
+  ///   - containerType: The class whose objects (and subclasses' objects) use this initializer.
+  ///   - scope: How many instances to build; ``Scope/unique`` by default.
+  ///   - fileID: The registration site, shown in diagnostics.
+  ///   - line: The registration site, shown in diagnostics.
+  ///   - initializer: Builds the value on the main actor; receives the object whose property is
+  ///     being resolved.
+  public func registerOnMainActor<Property, Container: AnyObject>(
+    _ propertyType: Property.Type, in containerType: Container.Type, scope: Scope = .unique,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ initializer: @escaping @MainActor (Container) throws -> Property
+  ) {
+    add(
+      propertyType, container: containerType, scope: scope, fileID: fileID, line: line,
+      isMainActor: true, make: onMainActor(initializer))
+  }
+
+  /// Registers the main-actor root default for `propertyType`: how to build it, on the main
+  /// actor, for any container that has no registration of its own.
+  ///
+  /// ```swift
+  /// registry.registerOnMainActor(ToastPresenter.self) { _ in ToastPresenter() }
+  /// ```
+  ///
+  /// See ``registerOnMainActor(_:in:scope:fileID:line:_:)`` for the rules.
+  ///
+  /// - Parameters:
+  ///   - propertyType: The type of the `@Lazy` property.
+  ///   - scope: How many instances to build; ``Scope/unique`` by default.
+  ///   - fileID: The registration site, shown in diagnostics.
+  ///   - line: The registration site, shown in diagnostics.
+  ///   - initializer: Builds the value on the main actor; receives the object whose property is
+  ///     being resolved.
+  public func registerOnMainActor<Property>(
+    _ propertyType: Property.Type, scope: Scope = .unique, fileID: StaticString = #fileID,
+    line: UInt = #line, _ initializer: @escaping @MainActor (AnyObject) throws -> Property
+  ) {
+    add(
+      propertyType, scope: scope, fileID: fileID, line: line, isMainActor: true,
+      make: onMainActor(initializer))
+  }
+
+  /// Registers an initializer that awaits and takes no sender, as the root default of
+  /// `propertyType`: it can be prepared before any object asks for it.
+  ///
+  /// ```swift
+  /// registry.register(Database.self, scope: .singleton) { try await Database.open() }
+  ///
+  /// try await registry.prepare()      // at launch: opens the database
+  /// let screen = SettingsScreen()
+  /// print(screen.database)            // a plain read: the prepared instance
+  /// ```
+  ///
+  /// A synchronous read of a property this rule serves returns the instance its scope keeps,
+  /// once ``prepare()`` or ``LazyProjection/load()`` built it; before, it stops the program
+  /// with an error that names the property and says the fix. It never blocks a thread on the
+  /// initializer. An initializer isolated to the main actor (`{ @MainActor in ... }`) is awaited
+  /// on it; a nonisolated one runs off it. See <doc:AsyncInitializers>.
+  ///
+  /// A closure that does not `await` matches the synchronous forms first: give the closure an
+  /// `await`, or its type, to register it as async.
+  ///
+  /// - Parameters:
+  ///   - propertyType: The type of the `@Lazy` property.
+  ///   - scope: How many instances to build; ``Scope/unique`` by default. ``prepare()`` builds
+  ///     the rules whose scope keeps their instance.
+  ///   - fileID: The registration site, shown in diagnostics.
+  ///   - line: The registration site, shown in diagnostics.
+  ///   - initializer: Builds the value.
+  public func register<Property>(
+    _ propertyType: Property.Type, scope: Scope = .unique, fileID: StaticString = #fileID,
+    line: UInt = #line, _ initializer: @escaping @Sendable () async throws -> Property
+  ) {
+    addAsync(propertyType, takesSender: false, scope, fileID, line) { _ in try await initializer() }
+  }
+
+  /// Registers an initializer that awaits, for containers of class `containerType` and its
+  /// subclasses; it receives the object whose property is being resolved.
+  ///
+  /// ```swift
+  /// registry.register(Avatar.self, in: ProfileScreen.self) { screen in
+  ///   try await Avatar.load(for: screen.userID)
+  /// }
+  ///
+  /// @MainActor func showAvatar(of screen: ProfileScreen) async throws {
+  ///   print(try await screen.$avatar.load())   // in the screen's .task or viewIsAppearing
+  /// }
+  /// ```
+  ///
+  /// The rules of ``register(_:scope:fileID:line:_:)-(_,_,_,_,()->Property)`` apply, except that
+  /// ``prepare()`` cannot build it: it needs the sender.
+  ///
+  /// - Parameters:
+  ///   - propertyType: The type of the `@Lazy` property.
+  ///   - containerType: The class whose objects (and subclasses' objects) use this initializer.
+  ///   - scope: How many instances to build; ``Scope/unique`` by default.
+  ///   - fileID: The registration site, shown in diagnostics.
+  ///   - line: The registration site, shown in diagnostics.
+  ///   - initializer: Builds the value; receives the object whose property is being resolved.
+  public func register<Property, Container: AnyObject>(
+    _ propertyType: Property.Type, in containerType: Container.Type, scope: Scope = .unique,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ initializer: @escaping @Sendable (Container) async throws -> Property
+  ) {
+    addAsync(propertyType, container: containerType, scope, fileID, line) {
+      try await initializer(unsafeDowncast($0!, to: Container.self))
+    }
+  }
+
+  /// Registers an initializer that awaits, as the root default of `propertyType`; it receives
+  /// the object whose property is being resolved.
+  ///
+  /// The rules of async `register(_:in:scope:fileID:line:_:)`
+  /// apply.
+  ///
+  /// - Parameters:
+  ///   - propertyType: The type of the `@Lazy` property.
+  ///   - scope: How many instances to build; ``Scope/unique`` by default.
+  ///   - fileID: The registration site, shown in diagnostics.
+  ///   - line: The registration site, shown in diagnostics.
+  ///   - initializer: Builds the value; receives the object whose property is being resolved.
+  public func register<Property>(
+    _ propertyType: Property.Type, scope: Scope = .unique, fileID: StaticString = #fileID,
+    line: UInt = #line, _ initializer: @escaping @Sendable (AnyObject) async throws -> Property
+  ) { addAsync(propertyType, scope, fileID, line) { try await initializer($0!) } }
+
+  /// Adds an `AsyncRegistration`; `container` or `property` as for a synchronous one.
+  internal func addAsync<Property>(
+    _ propertyType: Property.Type, container: AnyClass? = nil, property: PropertyTarget? = nil,
+    takesSender: Bool = true, _ scope: Scope, _ fileID: StaticString, _ line: UInt,
+    make: @escaping @Sendable (AnyObject?) async throws -> Property
+  ) {
+    add(
+      propertyType, container: container, property: property, scope: scope, fileID: fileID,
+      line: line, isAsync: true
+    ) { AsyncRegistration(source: $0, takesSender: takesSender, make: make) }
+  }
+
+  /// Resolves `forwardedType` by resolving `targetType` for the same sender: one instance under
+  /// several types, such as a singleton shared through each of its protocols.
+  ///
+  /// ```swift
+  /// registry.register(SharedAnalytics.self, scope: .singleton) { _ in SharedAnalytics() }
+  /// registry.forward((any Tracking).self, to: SharedAnalytics.self)
+  /// registry.forward((any Reporting).self, to: SharedAnalytics.self)
+  /// // Every `@Lazy var tracker: any Tracking` and `any Reporting` gets the one SharedAnalytics.
+  /// ```
+  ///
+  /// A forward is a root default for `forwardedType`: it follows the same rule order and
+  /// inheritance as a registration, and lives in the innermost override layer when registered
+  /// inside one. Resolving it resolves `targetType` with the target's own rules and scope (and
+  /// the override layers in force: a test's mock of the target is forwarded too), then casts.
+  ///
+  /// A target whose value is not a `forwardedType` fails when the forwarded type is resolved,
+  /// with a ``ResolutionError`` of kind ``ResolutionError/Kind/forwardTargetMismatch`` naming
+  /// both types. A forward that the types alone show can never succeed (a struct that does not
+  /// conform, a type forwarded to itself) is reported by `validate(classesIn:)` of
+  /// `LazyInjectChecks`.
+  ///
+  /// - Parameters:
+  ///   - forwardedType: The type properties declare, such as `(any Tracking).self`.
+  ///   - targetType: The type whose rules build the value, such as `SharedAnalytics.self`.
+  ///   - fileID: The registration site, shown in diagnostics.
+  ///   - line: The registration site, shown in diagnostics.
+  public func forward<Forwarded, Target>(
+    _ forwardedType: Forwarded.Type, to targetType: Target.Type, fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) { addForward(forwardedType, in: nil, to: targetType, fileID: fileID, line: line) }
+
+  /// Resolves `forwardedType` in containers of class `containerType` and its subclasses by
+  /// resolving `targetType` for the same sender.
+  ///
+  /// ```swift
+  /// registry.forward((any Reporting).self, in: SettingsViewController.self, to: SharedAnalytics.self)
+  /// ```
+  ///
+  /// See ``forward(_:to:fileID:line:)`` for the rules.
+  ///
+  /// - Parameters:
+  ///   - forwardedType: The type properties declare.
+  ///   - containerType: The class whose objects (and subclasses' objects) use this forward.
+  ///   - targetType: The type whose rules build the value.
+  ///   - fileID: The registration site, shown in diagnostics.
+  ///   - line: The registration site, shown in diagnostics.
+  public func forward<Forwarded, Container: AnyObject, Target>(
+    _ forwardedType: Forwarded.Type, in containerType: Container.Type, to targetType: Target.Type,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) { addForward(forwardedType, in: containerType, to: targetType, fileID: fileID, line: line) }
+
+  /// Adds a forward of `forwardedType` to `targetType` for `container` (nil: the root default): a
+  /// rule the resolution serves by resolving the target for the same sender and casting.
+  private func addForward(
+    _ forwardedType: Any.Type, in container: AnyClass?, to targetType: Any.Type,
+    fileID: StaticString, line: UInt
+  ) {
+    add(
+      forwardedType, container: container, forwardTarget: targetType, scope: .unique,
+      fileID: fileID, line: line, isAsync: false, make: AnyRegistration.init(source:))
+  }
+}
+
+/// The make function of a main-actor registration: calls `initializer` with the sender as its
+/// class.
+///
+/// Resolution calls it only on the main actor (`isMainActor` of its rule is checked first, on
+/// every path).
+internal func onMainActor<Container: AnyObject, Property>(
+  _ initializer: @escaping @MainActor (Container) throws -> Property
+) -> @Sendable (AnyObject) throws -> Property {
+  { [initializer = onMainActorAnywhere(initializer)] sender in
+    try initializer(unsafeDowncast(sender, to: Container.self))
+  }
+}

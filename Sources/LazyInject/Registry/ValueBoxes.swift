@@ -1,0 +1,118 @@
+import _LazyInjectShims
+
+// The boxes a `@Lazy` slot keeps a value in when the value alone does not say all a slot must
+// know: its rule, the override layers used to build it, that a reset of its scope must reach
+// it. The slot's format and its one decoder are the wrapper's (PropertyWrapper/Slot.swift).
+
+/// A box that records the layers used to build its value: what a read notes (`noteRead`).
+internal protocol _UsesRecord: AnyObject { var uses: LayersUsed { get } }
+
+/// A resolved value that is no object, its rule (nil when it was assigned), and the layers used
+/// to build it.
+@usableFromInline internal final class _LazyBox<Value>: _UsesRecord {
+  @usableFromInline internal let value: Value
+  internal let origin: ValueOrigin?
+  internal let uses: LayersUsed
+
+  internal init(_ value: Value, origin: ValueOrigin?, uses: LayersUsed) {
+    (self.value, self.origin, self.uses) = (value, origin, uses)
+  }
+
+  /// The value of the box whose address is `word`, read without retaining the box, which the slot
+  /// keeps alive.
+  ///
+  /// Call with the slot lock held.
+  @inlinable internal static func value(at word: UInt) -> Value {
+    Unmanaged<_LazyBox<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
+      ._withUnsafeGuaranteedRef { $0.value }
+  }
+}
+
+/// An object a `@Lazy` slot keeps, with its rule and the layers used: a class value that is not
+/// its pair's first rule's (assigned, or built by another rule or with override layers); the
+/// handle that every slot holding a kept (or handed-out) shared instance shares, which a reset
+/// of its scope empties; or, empty, the layers an unresolved property was made under.
+///
+/// Not generic, so that one class tells a box from a value whatever the property's type.
+@usableFromInline internal final class _LazyObjectBox: _UsesRecord {
+  /// The object, +1: the value, or for a property of another type than a class, the `_LazyBox`
+  /// holding it; 0 for an object's layers (`creation`), or once a reset emptied the handle.
+  ///
+  /// Read with a slot lock held; changed only with every slot lock held (`empty`).
+  @usableFromInline internal var word: UInt
+  internal let origin: ValueOrigin?
+  internal let uses: LayersUsed
+  /// The override layers in force when the object was made, for its first read; nil for a value.
+  internal let creation: CreationLayers?
+
+  /// Publishes the class to the shims before the first box can reach a slot.
+  private static let isPublished: Bool = {
+    _lazyinject_set_object_box_class(unsafeBitCast(_LazyObjectBox.self, to: UInt.self))
+    return true
+  }()
+
+  /// A box of `object`, or for a value of a non-class `Value`, of a `_LazyBox` holding it.
+  internal convenience init<Value>(_ value: Value, origin: ValueOrigin?, uses: LayersUsed) {
+    let object: AnyObject =
+      isSingleReference(Value.self)
+      ? unsafeBitCast(value, to: AnyObject.self) : _LazyBox(value, origin: origin, uses: uses)
+    self.init(UInt(bitPattern: Unmanaged.passRetained(object).toOpaque()), origin, uses, nil)
+  }
+
+  /// What a property starts with where override layers may be in force: the calling task's
+  /// layers (see `CreationLayers.current`), or nil.
+  internal static func creation() -> AnyObject? {
+    CreationLayers.current.map { _LazyObjectBox(0, nil, LayersUsed(), $0) }
+  }
+
+  private init(
+    _ word: UInt, _ origin: ValueOrigin?, _ uses: LayersUsed, _ creation: CreationLayers?
+  ) {
+    _ = Self.isPublished
+    (self.word, self.origin, self.uses, self.creation) = (word, origin, uses, creation)
+  }
+
+  deinit {
+    UnsafeRawPointer(bitPattern: word).map { Unmanaged<AnyObject>.fromOpaque($0).release() }
+  }
+
+  /// The class of the object at `word`, as a word (`type(of:)`: the compiler's own load of the
+  /// class, authenticated where pointers are signed).
+  @inlinable internal static func classWord(of word: UInt) -> UInt {
+    Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
+      ._withUnsafeGuaranteedRef { unsafeBitCast(type(of: $0), to: UInt.self) }
+  }
+
+  /// The `word` of the box at `word`, read without retaining the box.
+  @inlinable internal static func inner(at word: UInt) -> UInt {
+    Unmanaged<_LazyObjectBox>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
+      ._withUnsafeGuaranteedRef { $0.word }
+  }
+
+  /// The box at `word`, not retained: call with the slot lock held.
+  internal static func box(at word: UInt) -> _LazyObjectBox {
+    Unmanaged<_LazyObjectBox>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
+      .takeUnretainedValue()
+  }
+
+  /// Empties `handles` for a reset of their scope: once it returns, no slot reads their values
+  /// (they read an empty handle as unresolved), and the values are released.
+  ///
+  /// Every slot lock is taken at once, so that a read either saw the value and retained it, or
+  /// sees the handle empty.
+  internal static func empty(_ handles: [_LazyObjectBox]) {
+    guard !handles.isEmpty else { return }
+    var words = [UInt]()
+    words.reserveCapacity(handles.count)
+    _lazyinject_lock_every_stripe()
+    for handle in handles {
+      words.append(handle.word)
+      handle.word = 0
+    }
+    _lazyinject_unlock_every_stripe()
+    SlotLock.assertNoLockHeld()
+    for word in words {
+      UnsafeRawPointer(bitPattern: word).map { Unmanaged<AnyObject>.fromOpaque($0).release() }
+    }
+  }
+}

@@ -1,0 +1,232 @@
+import Dispatch
+import _LazyInjectShims
+
+extension InitializerRegistry {
+  /// Builds, or finds in its scope, the value of type `propertyType` for `container`.
+  ///
+  /// ```swift
+  /// let manager = try registry.resolve(RequestManager.self, for: UsersViewController())
+  /// manager.request("/users")
+  /// ```
+  ///
+  /// It uses the type's rules (no rule for one property: it names no property) and the override
+  /// layers in force where it is called, whatever layers `container` was made under; the
+  /// initializer's own resolutions see the same. The registry never retains `container`.
+  ///
+  /// - Throws: ``ResolutionError`` if no rule applies, if the initializers form a cycle, or if an
+  ///   initializer throws.
+  public func resolve<Property, Container: AnyObject>(
+    _ propertyType: Property.Type, for container: Container
+  ) throws -> Property {
+    var outcome = Outcome()
+    return try Self.resolve(
+      propertyType, for: container, slot: nil, registry: self, outcome: &outcome)
+  }
+
+  /// The resolution: the decision, the main-actor check, forwards, scopes, the tracer.
+  ///
+  /// The decision takes every layer's rules, `init()` and optionals. A first read that its fast
+  /// path does not serve, ``resolve(_:for:)``, the synchronous part of `load()` and a forward's
+  /// target come here.
+  ///
+  /// `slot` is a `@Lazy` or `@WeakLazy` property's, for a first read; nil for an explicit
+  /// resolution. `registry` (``shared`` if nil) is asked, with the task's override layers over
+  /// it; `decided` is the decision the caller made already, if it did (`load()`). Tells in
+  /// `outcome` what the slot keeps.
+  @usableFromInline static func resolve<Property>(
+    _ propertyType: Property.Type, for container: AnyObject, slot: UnsafeRawPointer?,
+    registry: InitializerRegistry? = nil, decided: Decision? = nil, outcome: inout Outcome
+  ) throws -> Property {
+    let frame = try ResolutionFrame.push(property: propertyType, for: container, slot: slot)
+    defer { ResolutionFrame.pop(frame) }
+    let served = try serve(
+      propertyType, for: container, frame: frame, registry: registry ?? shared, decided: decided,
+      outcome: &outcome)
+    let value: Property
+    switch served.source {
+    case .registration(let registration, let owner):
+      if let target = registration.source.forwardTarget {
+        value = try forward(
+          registration, to: target, for: container, from: served.asked.baseRegistry,
+          outcome: &outcome)
+      } else {
+        value = try owner.instance(
+          of: registration, as: propertyType, for: container, frame: frame,
+          stack: served.stack, outcome: &outcome)
+      }
+    case .value(let made):
+      value = made as! Property
+    }
+    finish(served, frame: frame, for: container, outcome: &outcome)
+    return value
+  }
+
+  /// Records in `outcome` what the resolution of `frame` used, and tells the tracer.
+  @inline(never) private static func finish(
+    _ served: Served, frame: UnsafeMutablePointer<ResolutionFrame>, for container: AnyObject,
+    outcome: inout Outcome
+  ) {
+    outcome.uses = frame.pointee.uses
+    // A value its pair's first rule built with no layer is stored unboxed: only the registry's.
+    outcome.isFirstRule = outcome.isFirstRule && outcome.uses.isEmpty && outcome.handle == nil
+    if let tracer = served.tracer, let origin = outcome.origin {
+      trace(origin, in: type(of: container), since: served.start, to: tracer)
+    }
+  }
+
+  /// What serves a resolution: the decision's answer, narrowed to what the build needs.
+  ///
+  /// Small, so that a deep chain of resolutions keeps little of it on the stack.
+  private struct Served {
+    enum Source {
+      case registration(AnyRegistration, owner: InitializerRegistry)
+      /// Built already: `init()`'s value, or nil for an optional.
+      case value(Any)
+    }
+
+    let source: Source
+    let asked: InitializerRegistry
+    let stack: OverrideStack?
+    let tracer: (@Sendable (ResolutionEvent) -> Void)?
+    /// When the resolution started, for the tracer.
+    let start: UInt64
+  }
+
+  /// Decides what serves `property` for `container` (takes `decided` if the caller decided),
+  /// with the task's layers over `asked`, checks that a main-actor rule is asked on the main
+  /// actor, and records in `outcome` and `frame` what the decision says of the value.
+  ///
+  /// Out of line, so that a deep chain of resolutions keeps only `Served` on its stack.
+  ///
+  /// - Throws: The error of a property nothing serves, of a key path to another object, or of a
+  ///   main-actor rule asked elsewhere.
+  @inline(never) private static func serve(
+    _ property: Any.Type, for container: AnyObject, frame: UnsafeMutablePointer<ResolutionFrame>,
+    registry asked: InitializerRegistry, decided: Decision?, outcome: inout Outcome
+  ) throws -> Served {
+    let stack = _lazyinject_overrides_used() == 0 ? nil : OverrideScope.current
+    frame.pointee.isMerged = stack?.isMerged == true
+    let registries = (stack?.searchOrder(over: asked) ?? []) + [asked]
+    let containerClass: AnyClass = type(of: container)
+    let decision =
+      decided
+      ?? asked.decide(
+        property, in: containerClass,
+        for: frame.pointee.slot.map { .object(container, offset: $0 - frame.pointee.container) }
+          ?? .none, searching: registries)
+    outcome.isObserved = decision.isObserved
+    let owner = decision.owner ?? asked
+    // A value its pair's first rule built is stored unboxed: only the registry's own.
+    outcome.isFirstRule =
+      decision.isFirstRule && owner === asked && asked.overrideDepth == 0
+      && decision.builtType == property
+    let source: Served.Source
+    switch decision.source {
+    case .registration(let registration):
+      if registration.source.isMainActor && !isOnMainActor() {
+        throw ResolutionError.requiresMainActor(frame: frame.pointee)
+      }
+      if owner !== asked { frame.pointee.uses.add(LayersUsed(owner)) }
+      outcome.origin = .registration(registration.source)
+      source = .registration(registration, owner: owner)
+    case .defaultInitializer(let initializable):
+      outcome.origin = .defaultInitializer(property)
+      SlotLock.assertNoLockHeld()
+      source = .value(initializable.init())
+    case .absentOptional:
+      source = .value((property as! any _OptionalDependency.Type).none)
+    case .missing, .undecided:
+      throw ResolutionError.missingInitializer(
+        property, in: containerClass, frame: frame.pointee, registries: registries)
+    case .invalidKeyPath(let rule, let ownerClass):
+      throw ResolutionError.invalidPropertyKeyPath(
+        rule: rule.rule, containerClass: containerClass, ownerClass: ownerClass)
+    }
+    let start = decision.tracer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+    return Served(
+      source: source, asked: asked, stack: stack, tracer: decision.tracer, start: start)
+  }
+
+  /// The value of a forward `registration` to `target`: `target` resolved for the same sender
+  /// from `registry` with the layers in force (a mock of the target is forwarded too), then cast;
+  /// for a slot, with the handle of a shared target that slots of the forwarded type share.
+  private static func forward<Property>(
+    _ registration: AnyRegistration, to target: Any.Type, for container: AnyObject,
+    from registry: InitializerRegistry, outcome: inout Outcome
+  ) throws -> Property {
+    var nested = Outcome()
+    let hasSlot = ResolutionFrame.current?.pointee.slot != nil
+    nested.handles = hasSlot ? Handles(Property.self, rule: registration.source) : nil
+    func resolveTarget<Target>(_: Target.Type) throws -> Any {
+      try resolve(Target.self, for: container, slot: nil, registry: registry, outcome: &nested)
+    }
+    let value = try _openExistential(target, do: resolveTarget)
+    outcome.handle = nested.handle
+    guard let forwarded = cast(value, to: registration.propertyType) else {
+      throw ResolutionError.forwardTargetMismatch(
+        forwarded: registration.propertyType, target: target, value: value,
+        site: "\(registration.source.fileID):\(registration.source.line)",
+        chain: ResolutionFrame.chain)
+    }
+    return forwarded as! Property
+  }
+
+  /// The error to throw when `registration`'s initializer threw `error`: nested resolution
+  /// errors pass through; others are wrapped with the rule and the chain.
+  ///
+  /// Out of line: its temporaries would otherwise take stack in every level of a deep chain.
+  @usableFromInline @inline(never)
+  static func failure(_ error: any Error, of registration: AnyRegistration) -> any Error {
+    if error is ResolutionError { return error }
+    return ResolutionError.initializerFailed(
+      error, rule: registration.rule, chain: ResolutionFrame.chain)
+  }
+
+  /// What a resolution learns on the way, besides the value: what the slot keeps of it.
+  @usableFromInline internal struct Outcome {
+    /// What produced the value.
+    var origin: ValueOrigin?
+    /// Whether the rule that produced the value is its pair's first rule, with no layer (see
+    /// `RuleTable.firstRules`): a `@Lazy` property then stores an object value without a box.
+    @usableFromInline var isFirstRule = false
+    /// Whether the container conforms to `InjectionObserving`.
+    @usableFromInline var isObserved = false
+    /// The override layers used to build the value: its box keeps them.
+    var uses = LayersUsed()
+    /// For a shared value, the handle that every slot holding it shares.
+    var handle: _LazyObjectBox?
+    /// The handle a forward asks its target's shared instance for, if any.
+    var handles: Handles?
+
+    @inlinable init() {}
+
+    /// Records that `registration` built the value.
+    ///
+    /// Out of line, and only for a value that is boxed anyway: the rule's source need not be
+    /// visible to inlined code.
+    @usableFromInline mutating func noteBuilt(by registration: AnyRegistration) {
+      origin = .registration(registration.source)
+    }
+  }
+
+  /// Sends the event of a resolution that started at `start` to `tracer`.
+  ///
+  /// Out of line, like the error above: a deep chain of resolutions pays the stack of this
+  /// function's temporaries only once.
+  @inline(never) private static func trace(
+    _ origin: ValueOrigin, in containerClass: AnyClass, since start: UInt64,
+    to tracer: @Sendable (ResolutionEvent) -> Void
+  ) {
+    SlotLock.assertNoLockHeld()
+    let depth = ResolutionFrame.current?.pointee.depth ?? 0
+    tracer(
+      ResolutionEvent(origin: origin, containerClass: containerClass, depth: depth, start: start))
+  }
+}
+
+/// `value` as a `type`, where `type` is the type of an existential or a class: nil if it is not
+/// one.
+internal func cast(_ value: Any, to type: Any.Type) -> Any? {
+  func cast<Target>(_: Target.Type) -> Any? { (value as? Target).map { $0 as Any } }
+  return _openExistential(type, do: cast)
+}
