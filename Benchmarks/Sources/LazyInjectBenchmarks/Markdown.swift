@@ -3,6 +3,7 @@ import Foundation
 extension Results {
   /// BENCHMARKS.md: the machine, the command, a table per measure, the targets, the chart.
   func markdown(machine: [String]) -> String {
+    let sampleMilliseconds = settings.sampleNanoseconds / 1_000_000
     var md = """
       # LazyInject benchmarks
 
@@ -37,13 +38,13 @@ extension Results {
         `init()`;
       - singleton: the same with a singleton-scoped rule; control: a `lazy var` that reads a
         global `let` instance;
-      - the `@Lazy` row and its control alternate, and nothing else runs between them, in \
-      \(settings.rounds) rounds of about \(settings.sampleNanoseconds / 1_000_000) ms each \
-      (iterations calibrated per loop) within one process; a row's figure is the median of its
-        rounds, its ratio is that over the control's median;
-      - \(targets.processes.count) processes, child processes of the benchmark binary run one \
-      after another; a goal holds only if it holds in every process, and the Targets table gives
-        the worst process's ratio.
+      - the `@Lazy` row and its control alternate, and nothing else runs between them, in
+        \(settings.rounds) rounds of about \(sampleMilliseconds) ms each (iterations calibrated per loop) within
+        one process; a row's figure is the median of its rounds, its ratio is that over the
+        control's median;
+      - \(targets.processes.count) processes, child processes of the benchmark binary run one
+        after another; a goal holds only if it holds in every process, and the Targets table
+        gives the worst process's ratio.
 
       Figures on a shared machine move between processes by up to 40% for every system, the
       `lazy var` control included: hence ratios within a process, and every process.
@@ -68,8 +69,8 @@ extension Results {
       Until the targets were measured this way, hot, cold and singleton were judged on the
       tables of the other measures, kept below as information, whose loops differ from the
       specification: each round timed a row with the 3 to 6 other systems of its table
-      (Swinject and swift-dependencies among them, 20 to 190 times slower when this changed,
-      and the deep classes), not with its control alone; the loop made the container itself, so
+      (Swinject and swift-dependencies among them, 20 to over 200 times slower, and the deep
+      classes), not with its control alone; the loop made the container itself, so
       the `lazy var` container was on the stack; all ran in one process; and the targets were
       hot ≤ 1.25× (on the worse of a `let` and a `var` field), cold at any depth ≤ 2.5× and
       singleton ≤ 2.5×.
@@ -77,11 +78,10 @@ extension Results {
       ### The other measures
 
       Each of the other tables runs its systems interleaved: every round times each system once,
-      in turn, so that a slow moment of the machine hits all of them; a figure is the median of \
-      \(settings.rounds) rounds, each calibrated to last about \
-      \(settings.sampleNanoseconds / 1_000_000) ms, in the benchmark's own process. Ratios are
-      to `lazy var` measured in the same run. The measured loops read a field of the value and
-      sum it, so that the optimizer cannot drop the work.
+      in turn, so that a slow moment of the machine hits all of them; a figure is the median of
+      \(settings.rounds) rounds, each calibrated to last about \(sampleMilliseconds) ms, in the benchmark's own
+      process. Ratios are to `lazy var` measured in the same run. The measured loops read a
+      field of the value and sum it, so that the optimizer cannot drop the work.
 
       ![Ratios to lazy var](chart.svg)
 
