@@ -167,7 +167,7 @@ func runRaceChild(system name: String, rounds: Int) -> Int32 {
   return 0
 }
 
-private func executablePath() -> String {
+func executablePath() -> String {
   #if os(Linux)
     if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
       return path

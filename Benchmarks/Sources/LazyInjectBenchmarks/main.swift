@@ -4,11 +4,18 @@
 //   swift run -c release --package-path Benchmarks LazyInjectBenchmarks --write   and rewrite BENCHMARKS.md
 //   swift run -c release --package-path Benchmarks LazyInjectBenchmarks --quick   a short check for CI
 //
+// `--only targets` runs only the measure of the speed targets (hot, cold, singleton: each @Lazy
+// row alternating with its own `lazy var` control, in child processes of this binary) and prints,
+// for each process, a `process K of N` line and then a line per row,
+// `row<TAB>ratio<TAB>@Lazy ns<TAB>control ns<TAB>goal` (goal `-`: an informative row), then
+// every row's ratios, the worst and the verdict (it fails only when a process gives no figures);
+// `--processes N` sets how many processes (3, or 2 with `--quick`), for this measure in every
+// run. `Benchmarks/compare` runs it with `--processes 1` for each process of each build.
 // `--only registry-lock` runs only the measure of work under the registry lock, and prints it
 // (`--only speed`: the timed reads; `--only validate`: the checks of a whole module);
 // `--registrations N` sets the largest registry size (100000, or 1000 with `--quick`).
 // `--only table` prints every timed row of BENCHMARKS.md's speed tables as tab-separated
-// `measure/system<TAB>nanoseconds` lines, for `Benchmarks/compare` (two builds side by side);
+// `measure/system<TAB>nanoseconds` lines, for `COMPARE_TABLE=1 Benchmarks/compare`;
 // `--rounds N` sets the rounds of each measure.
 // `--profile cold`, `--profile singleton`, `--profile deep` (a cold read 20 classes deep) or
 // `--profile resolve` (a cold `resolve(_:for:)`) runs
@@ -21,6 +28,15 @@ let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == "--race", arguments.count == 3, let rounds = Int(arguments.last!) {
   registerLazyInjectFixtures()
   exit(runRaceChild(system: arguments[arguments.startIndex + 1], rounds: rounds))
+}
+
+if arguments.first == "--targets-child", arguments.count == 3,
+  let rounds = Int(arguments[arguments.startIndex + 1]),
+  let sampleNanoseconds = UInt64(arguments[arguments.startIndex + 2])
+{
+  // One process of the targets' measure (`measureTargetsInProcesses`).
+  registerLazyInjectFixtures()
+  exit(runTargetsChild(rounds: rounds, sampleNanoseconds: sampleNanoseconds))
 }
 
 if arguments.first == "--profile" {
@@ -63,6 +79,18 @@ if arguments.contains("--registrations") {
   }
   settings.largestRegistry = count
 }
+var processCount = isQuick ? 2 : 3
+if arguments.contains("--processes") {
+  guard let count = argument(after: "--processes").flatMap(Int.init), count > 0 else {
+    print("--processes needs a positive number")
+    exit(2)
+  }
+  guard !writes || count >= 3 else {
+    print("--write judges the targets in at least 3 processes")
+    exit(2)
+  }
+  processCount = count
+}
 registerLazyInjectFixtures()
 
 func step<Result>(_ name: String, _ body: () -> Result) -> Result {
@@ -72,13 +100,24 @@ func step<Result>(_ name: String, _ body: () -> Result) -> Result {
 
 if arguments.contains("--only") {
   let only = argument(after: "--only")
-  guard ["registry-lock", "speed", "validate", "table"].contains(only) else {
-    print("--only knows four measures: registry-lock, speed, validate, table")
+  guard ["targets", "registry-lock", "speed", "validate", "table"].contains(only) else {
+    print("--only knows five measures: targets, registry-lock, speed, validate, table")
     exit(2)
   }
   guard !writes else {
     print("--only prints one measure; --write needs them all: drop --only")
     exit(2)
+  }
+  if only == "targets" {
+    let targets = measureTargetsInProcesses(processCount, settings)
+    for (index, process) in targets.processes.enumerated() {
+      print("process \(index + 1) of \(targets.processes.count)")
+      for figure in process.figures { print(figure.line) }
+    }
+    print()
+    print(targets.text.joined(separator: "\n"))
+    // Timings never fail a run; a process that gave no figures does.
+    exit(targets.failures.isEmpty ? 0 : 1)
   }
   if only == "speed" {
     // The timed rows alone, for profiling work: hot reads, cold reads, singletons.
@@ -121,6 +160,10 @@ if arguments.contains("--only") {
   exit(0)
 }
 
+// First, in child processes, while this one has done nothing but register its fixtures.
+let targets = step("the targets: hot, cold and singleton, in \(processCount) processes") {
+  measureTargetsInProcesses(processCount, settings)
+}
 let hot = step("hot reads") { measureHotRead(settings) }
 let hotMutable = step("hot reads of a var field") { measureHotReadOfMutableField(settings) }
 let cold = step("cold reads") { measureCold(settings) }
@@ -128,7 +171,7 @@ let cold = step("cold reads") { measureCold(settings) }
 // peers' lookups of generic metadata on every resolution (Swinject's singleton 1 µs → 4.7 µs).
 let singleton = step("singletons") { measureSingleton(settings) }
 let results = Results(
-  settings: settings, hot: hot, hotMutable: hotMutable, cold: cold,
+  settings: settings, targets: targets, hot: hot, hotMutable: hotMutable, cold: cold,
   registrySize: step("registry sizes") { measureRegistrySize(settings) },
   singleton: singleton,
   races: step("races") { measureRaces(settings) },

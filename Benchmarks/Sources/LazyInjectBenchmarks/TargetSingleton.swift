@@ -1,0 +1,27 @@
+import LazyInject
+
+// The singleton target row and its control: a new container from a factory that is never
+// inlined, its property read once, both released; the control's `lazy var` reads a global `let`.
+//
+// A file of its own: a release build makes a module of LLVM IR per source file, and LLVM's
+// function merging would otherwise merge this file's loops and factories with the cold
+// row's (TargetCold.swift), whose code differs only in the types, so that one row would
+// call its factory and getter through function pointers. See TargetMeasures.swift.
+
+@inline(never) func newLazyVarSingletonHolder() -> LazyVarSingletonHolder {
+  LazyVarSingletonHolder()
+}
+
+@inline(never) func newSingletonHolder() -> SingletonHolder { SingletonHolder() }
+
+@inline(never) func singletonTargetLazyVar(_ count: Int) -> Int {
+  var sum = 0
+  for _ in 0..<count { sum &+= newLazyVarSingletonHolder().manager.value }
+  return sum
+}
+
+@inline(never) func singletonTargetLazy(_ count: Int) -> Int {
+  var sum = 0
+  for _ in 0..<count { sum &+= newSingletonHolder().manager.value }
+  return sum
+}
