@@ -87,6 +87,7 @@ uintptr_t _lazyinject_compute_stack_floor(void) {
 }
 
 // The Swift runtime's entry points, ABI-stable since Swift 5.0.
+extern void *swift_retain(void *object);
 extern const void *swift_getExistentialMetatypeMetadata(const void *instanceType);
 extern const void *swift_getTypeContextDescriptor(const void *metadata);
 
@@ -181,3 +182,9 @@ int _lazyinject_is_main_thread(void) {
   return is_main_thread;
 }
 
+void _lazyinject_retain(const void *object) { swift_retain((void *)object); }
+
+void _lazyinject_retain_pair(const void *first, const void *second) {
+  swift_retain((void *)first);
+  swift_retain((void *)second);
+}

@@ -48,35 +48,6 @@ import _LazyInjectShims
   /// main-actor rule's plan.
   @usableFromInline static func onMainActor() -> Bool { isOnMainActor() }
 
-  /// The plan the table holds for `property` in `containerClass`, its payload not retained (see
-  /// `retained`); nil where none is, or in a process that made an override layer (the table is
-  /// then never read).
-  ///
-  /// Call with a slot lock held: what the entry names is alive until it is unlocked.
-  @inlinable @inline(__always)
-  static func inTable(for property: Any.Type, in containerClass: AnyClass) -> FastPath? {
-    guard _lazyinject_overrides_used() == 0,
-      let entry = _lazyinject_fast_find(address(of: property), address(of: containerClass))
-    else { return nil }
-    let (flags, payload) = (entry.pointee.flags, entry.pointee.payload)
-    if Int(entry.pointee.kind) == LAZYINJECT_FAST_KEPT_HANDLE {
-      return .keptHandle(Unmanaged<_LazyObjectBox>.fromOpaque(payload), flags: flags)
-    }
-    return .build(Unmanaged<AnyRegistration>.fromOpaque(payload), flags: flags)
-  }
-
-  /// The plan with its payload retained once, as a plan handed on owns it.
-  ///
-  /// Call with the slot lock held.
-  @inlinable var retained: FastPath {
-    switch self {
-    case .keptHandle(let handle, _): _ = handle.retain()
-    case .build(let registration, _): _ = registration.retain()
-    case .general: break
-    }
-    return self
-  }
-
   /// The address of `type`'s metadata: the key of the table's entries.
   @inlinable static func address(of type: Any.Type) -> UnsafeRawPointer {
     UnsafeRawPointer(bitPattern: UInt(bitPattern: Int(bitPattern: ObjectIdentifier(type))))
@@ -127,7 +98,8 @@ extension InitializerRegistry {
           UInt32(kind), flags)
       }
       guard kind == LAZYINJECT_FAST_BUILD else { return .general }
-      return FastPath.build(.fromOpaque(payload), flags: flags).retained  // For the caller.
+      _ = Unmanaged<AnyRegistration>.fromOpaque(payload).retain()  // For the caller.
+      return .build(.fromOpaque(payload), flags: flags)
     }
   }
 }

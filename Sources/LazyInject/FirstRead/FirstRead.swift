@@ -7,41 +7,27 @@ import _LazyInjectShims
   /// by `didPublish`), and the slots whose `load()` awaits an async initializer.
   private static let gate = Protected((tasks: [InstanceStore.Waiter](), awaited: Set<UInt>()))
 
-  /// Resolves `Value` for `container` through the property's `slot`, or stops the program.
+  /// Resolves `Value` for `container` through the property's `slot`, or stops the program: the
+  /// one trampoline from a first read into resolution, for a first read that the fast path's
+  /// table did not serve.
   ///
-  /// Follows `path` (see `FastPath`) if the table had one, else asks the shared registry for one;
-  /// the general path is the resolution (`InitializerRegistry.resolve`). Tells in `outcome` what
-  /// the slot keeps. The one trampoline from a first read into resolution. Inlined, so that the
-  /// fast path's cases run in code specialized for `Value`: a `.unique` initializer is called
-  /// without generic code around it (a tenth of a first read, measured).
-  @inlinable @inline(__always)
-  internal static func resolve<Value>(
+  /// Asks the shared registry for a fast path first, which records it in the table for later
+  /// reads; a `.unique` registration is built here. Else the general path, the resolution
+  /// (`InitializerRegistry.resolve`). Tells in `outcome` what the slot keeps.
+  @usableFromInline internal static func resolve<Value>(
     _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer,
-    path found: FastPath?, outcome: inout InitializerRegistry.Outcome
-  ) -> Value {
-    let path =
-      (found
-      ?? InitializerRegistry.shared.fastPath(
-        for: Value.self, in: container, storesObject: isSingleReference(Value.self))).servingHere
-    FirstReadPath.record(path, foundInTable: found != nil)
-    guard case .build(let registration, let flags) = path else {
-      if case .keptHandle(let handle, _) = path { handle.release() }  // Served in `Lazy._read`.
-      return resolve(type, for: container, slot: slot, creation: nil, outcome: &outcome)
-    }
-    return build(type, for: container, slot: slot, with: registration, flags, outcome: &outcome)
-  }
-
-  /// Builds `Value` for `container` with the fast path's `.unique` registration, retained once,
-  /// or stops the program.
-  @inlinable @inline(__always)
-  internal static func build<Value>(
-    _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer,
-    with retained: Unmanaged<AnyRegistration>, _ flags: UInt32,
     outcome: inout InitializerRegistry.Outcome
   ) -> Value {
+    let path = InitializerRegistry.shared.fastPath(
+      for: Value.self, in: container, storesObject: isSingleReference(Value.self)
+    ).servingHere
+    guard case .build(let retained, let flags) = path else {
+      return resolve(type, for: container, slot: slot, creation: nil, outcome: &outcome)
+    }
+    FirstReadPath.registryBuild.record()
     let registration = unsafeDowncast(retained.takeRetainedValue(), to: Registration<Value>.self)
     (outcome.isFirstRule, outcome.isObserved) = (true, flags & FastPath.observed != 0)
-    if !isSingleReference(Value.self) { outcome.noteBuilt(by: registration) }
+    outcome.noteBuilt(by: registration)
     do {
       let frame = try ResolutionFrame.push(property: type, for: container, slot: slot)
       defer { ResolutionFrame.pop(frame) }
@@ -83,6 +69,15 @@ import _LazyInjectShims
     } catch { stop(error) }
   }
 
+  /// Runs `body` with the layers of `creation`, read by the calling task, bound as its layers.
+  internal static func withLayers<Result>(
+    of creation: CreationLayers?, _ body: () throws -> Result
+  ) rethrows -> Result {
+    guard let creation else { return try body() }
+    return try OverrideScope.$current.withValue(
+      creation.layers(readBy: OverrideScope.current), operation: body)
+  }
+
   /// What a slot keeps for `value` when it is not the value itself.
   ///
   /// `outcome` tells how a resolution built it (or an assignment, with no rule, set it): a shared
@@ -97,13 +92,13 @@ import _LazyInjectShims
     return _LazyBox(value, origin: outcome.origin, uses: outcome.uses)
   }
 
-  /// Runs `body` with the layers of `creation`, read by the calling task, bound as its layers.
-  internal static func withLayers<Result>(
-    of creation: CreationLayers?, _ body: () throws -> Result
-  ) rethrows -> Result {
-    guard let creation else { return try body() }
-    return try OverrideScope.$current.withValue(
-      creation.layers(readBy: OverrideScope.current), operation: body)
+  /// The retained slot word of a box of `value`, a value of a type other than a class that the
+  /// fast path's `registration` built.
+  @usableFromInline internal static func boxWord<Value>(
+    for value: Value, builtBy registration: AnyRegistration
+  ) -> UInt {
+    let box = _LazyBox(value, origin: .registration(registration.source), uses: LayersUsed())
+    return UInt(bitPattern: Unmanaged.passRetained(box).toOpaque())
   }
 
   /// Notes that a read returned the value in the object box or `_LazyBox` at `word`: the

@@ -22,15 +22,4 @@ import _LazyInjectShims
       _lazyinject_probe_record(rawValue)
     #endif
   }
-
-  /// Records the path of a first read that resolves with `path`, found in the table or asked of
-  /// the registry.
-  @inlinable @inline(__always)
-  static func record(_ path: FastPath, foundInTable: Bool) {
-    switch path {
-    case .keptHandle: general.record()  // Not served from here (see `_FirstRead.resolve`).
-    case .build: (foundInTable ? fastTableBuild : registryBuild).record()
-    case .general: general.record()
-    }
-  }
 }

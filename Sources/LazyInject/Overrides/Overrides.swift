@@ -199,27 +199,28 @@ internal final class SharedBuild: Sendable {
 ///
 /// Trivial, like the frames that hold it: layers are named, not retained. Every layer added comes
 /// from a task's stack, a chain, so the innermost says it all, unless they are no single chain.
-internal struct LayersUsed {
+@usableFromInline internal struct LayersUsed {
   /// An override layer, as named here: its identity and what comparing layers needs.
-  struct Layer {
+  @usableFromInline struct Layer {
     let identifier: ObjectIdentifier
     let depth: Int
     let base: ObjectIdentifier
   }
 
   /// The innermost layer used, if any.
-  var layer: Layer?
+  @usableFromInline var layer: Layer?
   /// Whether the layers used are no single chain (the override layers of more than one registry,
   /// or layers used under an object's layers merged with a reader's): no layer may keep what was
   /// built with them.
-  var isMixed = false
+  @usableFromInline var isMixed: Bool
 
-  init() {}
+  @inlinable init() { (layer, isMixed) = (nil, false) }
 
   /// A use of `layer`.
   init(_ layer: InitializerRegistry) {
-    self.layer = Layer(
+    let used = Layer(
       identifier: ObjectIdentifier(layer), depth: layer.overrideDepth, base: layer.root)
+    (self.layer, isMixed) = (used, false)
   }
 
   /// Whether nothing was used.

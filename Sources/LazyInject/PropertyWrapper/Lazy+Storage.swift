@@ -28,14 +28,17 @@ extension Lazy {
       SlotLock.lock(object)
       let word = slot.word
       let content = SlotWord.content(of: word, marker: marker, storesObject: storesObject)
-      let value = content.isValue ? _value(at: word, content) : nil
-      if content.isValue, content != .object, _lazyinject_overrides_used() != 0 {
-        _FirstRead.noteRead(at: word)
+      if content.isValue {
+        if content != .object && _lazyinject_overrides_used() != 0 {
+          _FirstRead.noteRead(at: word)
+        }
+        let value = _value(at: word, content)
+        SlotLock.unlock(object)
+        return value
       }
       // Else claimed: 0 or an empty box, now this task's; or in flight, awaited below.
-      if !content.isValue && content != .inFlight { slot.word = marker }
+      if content != .inFlight { slot.word = marker }
       SlotLock.unlock(object)
-      if let value { return value }
       guard content != .inFlight else {
         let offset = UnsafeRawPointer(slot.address) - object
         try await _FirstRead.awaitPublication(
@@ -53,7 +56,9 @@ extension Lazy {
           Value.self, for: container, slot: slot.address, box: word, outcome: &outcome)
         _FirstRead.didReplace(word)  // The empty box, consumed.
         ResolutionFrame.noteRead(outcome.uses)  // The caller may be building with the value.
-        return _publish(built, outcome: outcome, in: container, slot: slot, marker: marker)
+        return _publish(
+          built, word: _word(for: built, outcome: outcome), isObserved: outcome.isObserved,
+          in: container, slot: slot, marker: marker)
       } catch {
         SlotLock.lock(object)
         let isRestored = slot.word == marker  // Else assigned or reset meanwhile: that stays.

@@ -165,16 +165,21 @@ import _LazyInjectShims
   }
 
   /// The value in the slot word `word`, which holds one (`content`), read without retaining what
-  /// the slot keeps alive.
+  /// the slot keeps alive, but for the object of an object box, retained now.
   ///
   /// Call with the slot lock held.
   @inlinable internal static func _value(at word: UInt, _ content: SlotWord) -> Value {
     switch content {
     case .object: return withUnsafeBytes(of: word) { $0.load(as: Value.self) }
     case .inObjectBox:
-      let inner = _LazyObjectBox.inner(at: word)
+      // Retained with the slot locked, where no optimizer moves it: a reset on another thread may
+      // empty a shared instance's handle as soon as the slot is unlocked.
+      let inner = UnsafeRawPointer(bitPattern: _LazyObjectBox.inner(at: word)).unsafelyUnwrapped
+      _lazyinject_retain(inner)
+      let retained = Unmanaged<AnyObject>.fromOpaque(inner).takeRetainedValue()
       return isSingleReference(Value.self)
-        ? withUnsafeBytes(of: inner) { $0.load(as: Value.self) } : _LazyBox<Value>.value(at: inner)
+        ? unsafeBitCast(retained, to: Value.self)
+        : unsafeDowncast(retained, to: _LazyBox<Value>.self).value
     default: return _LazyBox<Value>.value(at: word)
     }
   }
@@ -183,50 +188,112 @@ import _LazyInjectShims
   /// or the marker; called with the slot lock held, which it unlocks.
   ///
   /// An empty slot is read for the first time: under the lock the fast path's table (see
-  /// `FastPath`) is read without the registry's lock, and a kept instance's handle goes into the
-  /// slot at once; otherwise the slot is marked in flight (`marker`) and the value built, with
-  /// the layers an empty box keeps. Before the first resolution of the process publishes the
-  /// marker, and for a slot in flight, `_resolve` claims or waits.
+  /// `FastPath`) is read without the registry's lock; a kept instance's handle goes into the
+  /// slot at once, and a `.unique` registration builds the value here, in code specialized for
+  /// the property's type. Otherwise `_resolve` claims or waits, and resolves.
   @inlinable @inline(never)
   internal static func _read(
     _ container: AnyObject, slot: _LazySlot, word: UInt, marker: UInt
   ) -> Value {
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     SlotLock.assertHeld(object)
-    var path: FastPath?
-    switch SlotWord.content(of: word, marker: marker, storesObject: isSingleReference(Value.self)) {
-    case .empty where marker != 0:
-      path = FastPath.inTable(for: Value.self, in: type(of: container))
-      if case .keptHandle(let handle, let flags) = path, isSingleReference(Value.self),
-        flags & FastPath.mainActor == 0 || FastPath.onMainActor()
-      {
+    if word == 0, marker != 0, _lazyinject_overrides_used() == 0,
+      let entry = _lazyinject_fast_find(
+        FastPath.address(of: Value.self), FastPath.address(of: type(of: container))),
+      entry.pointee.flags & FastPath.mainActor == 0 || FastPath.onMainActor()
+    {
+      let (payload, isObserved) = (
+        entry.pointee.payload, entry.pointee.flags & FastPath.observed != 0
+      )
+      if Int(entry.pointee.kind) == LAZYINJECT_FAST_BUILD {
+        _lazyinject_retain(payload)
+        slot.word = marker
+        SlotLock.unlock(object)
+        FirstReadPath.fastTableBuild.record()
+        return _build(container, slot: slot, with: payload, isObserved, marker: marker)
+      }
+      if isSingleReference(Value.self) {  // A kept instance's handle.
         // Not empty: the table is emptied before a reset empties a handle it names.
-        let inner = handle._withUnsafeGuaranteedRef { $0.word }
-        let value = withUnsafeBytes(of: inner) { $0.load(as: Value.self) }  // The caller's +1,
-        slot.word = UInt(bitPattern: handle.retain().toOpaque())  // and the slot's handle.
+        let inner = UnsafeRawPointer(
+          bitPattern: _LazyObjectBox.inner(at: UInt(bitPattern: payload))
+        )
+        .unsafelyUnwrapped
+        _lazyinject_retain_pair(payload, inner)  // The slot's handle, and the caller's object.
+        slot.word = UInt(bitPattern: payload)
         SlotLock.unlock(object)
         FirstReadPath.fastTableKeptHandle.record()
-        if flags & FastPath.observed != 0 {
-          _FirstRead.notify(container, slot: slot.address, of: value)
-        }
+        let value = unsafeBitCast(
+          Unmanaged<AnyObject>.fromOpaque(inner).takeRetainedValue(), to: Value.self)
+        if isObserved { _FirstRead.notify(container, slot: slot.address, of: value) }
         return value
       }
-      path = path?.retained
-    case .emptyBox:
-      break
-    default:  // In flight, or no marker yet (the process's first resolution): claim or wait.
+    }
+    guard
+      SlotWord.content(of: word, marker: marker, storesObject: isSingleReference(Value.self))
+        == .emptyBox || (word == 0 && marker != 0)
+    else {  // In flight, or no marker yet (the process's first resolution): claim or wait.
       SlotLock.unlock(object)
       return _resolve(container, slot: slot, claimed: false)
     }
     slot.word = marker
     SlotLock.unlock(object)
-    return _resolve(container, slot: slot, claimed: true, path: path, box: word)
+    return _resolve(container, slot: slot, claimed: true, box: word)
+  }
+
+  /// Builds the value with the fast path's `.unique` registration at `payload` (retained: this
+  /// takes it), for `container` whose slot this thread marked in flight, and publishes it.
+  ///
+  @inlinable @inline(__always)
+  internal static func _build(
+    _ container: AnyObject, slot: _LazySlot, with payload: UnsafeMutableRawPointer,
+    _ isObserved: Bool, marker: UInt
+  ) -> Value {
+    let registration = Unmanaged<Registration<Value>>.fromOpaque(payload).takeRetainedValue()
+    let value = _make(container, slot: slot, with: registration)
+    // Its pair's first rule, with no layer: an object is stored itself, with a +1 of its own.
+    let word: UInt
+    if isSingleReference(Value.self) {
+      word = unsafeBitCast(value, to: UInt.self)
+      _lazyinject_retain(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
+    } else {
+      word = _FirstRead.boxWord(for: value, builtBy: registration)
+    }
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    SlotLock.lock(object)
+    guard slot.word == marker else {  // Reset or assigned meanwhile.
+      SlotLock.unlock(object)
+      return _publish(
+        value, word: word, isObserved: isObserved, in: container, slot: slot, marker: marker)
+    }
+    slot.word = word
+    SlotLock.unlock(object)
+    // The count read inline: a call here cost 2% of a first read.
+    if _lazyinject_waiters() > 0 { _FirstRead.didPublish() }
+    if isObserved { _FirstRead.notify(container, slot: slot.address, of: value) }
+    return value
+  }
+
+  /// The value `registration` builds for `container`, in a frame of its own (cycles, depth); or
+  /// the program stops.
+  @inlinable @inline(__always)
+  internal static func _make(
+    _ container: AnyObject, slot: _LazySlot, with registration: Registration<Value>
+  ) -> Value {
+    do {
+      let frame = try ResolutionFrame.push(
+        property: Value.self, for: container, slot: UnsafeRawPointer(slot.address))
+      defer { ResolutionFrame.pop(frame) }
+      SlotLock.assertNoLockHeld()
+      do { return try registration.make(container) } catch {
+        throw InitializerRegistry.failure(error, of: registration)
+      }
+    } catch { _FirstRead.stop(error) }
   }
 
   /// The first read: marks the slot in flight (unless `claimed`, already marked by this thread),
-  /// resolves with `path` (a fast path `_read` found, its payload retained once) or by asking the
-  /// registry for one, or with the layers of `box` (a retained empty object box that was in the
-  /// slot, or 0), and publishes; or waits for the thread that marked it.
+  /// resolves by asking the registry for a fast path, or with the layers of `box` (a retained
+  /// empty object box that was in the slot, or 0), and publishes; or waits for the thread that
+  /// marked it.
   ///
   /// The slot is read and written only with the object's slot lock held, as raw words: the
   /// marker is immortal, so it is stored without retaining it, and the value is stored with the
@@ -234,8 +301,7 @@ import _LazyInjectShims
   /// function.)
   @inlinable @inline(never)
   internal static func _resolve(
-    _ container: AnyObject, slot: _LazySlot, claimed: Bool, path found: FastPath? = nil,
-    box: UInt = 0
+    _ container: AnyObject, slot: _LazySlot, claimed: Bool, box: UInt = 0
   ) -> Value {
     // The C copy of the marker's address costs a load; the Swift one, a `swift_once` check.
     let published = _lazyinject_in_flight_marker()
@@ -250,11 +316,12 @@ import _LazyInjectShims
     var outcome = InitializerRegistry.Outcome()
     let built =
       box == 0
-      ? _FirstRead.resolve(
-        Value.self, for: container, slot: slot.address, path: found, outcome: &outcome)
+      ? _FirstRead.resolve(Value.self, for: container, slot: slot.address, outcome: &outcome)
       : _FirstRead.resolve(
         Value.self, for: container, slot: slot.address, box: box, outcome: &outcome)
-    return _publish(built, outcome: outcome, in: container, slot: slot, marker: marker)
+    return _publish(
+      built, word: _word(for: built, outcome: outcome), isObserved: outcome.isObserved,
+      in: container, slot: slot, marker: marker)
   }
 
   /// What `_claim` found: a value, or the slot claimed, with the empty box (or 0) it held.
@@ -274,10 +341,10 @@ import _LazyInjectShims
       let content = SlotWord.content(
         of: current, marker: marker, storesObject: isSingleReference(Value.self))
       if content.isValue {
-        let value = _value(at: current, content)
         if content != .object && _lazyinject_overrides_used() != 0 {
           _FirstRead.noteRead(at: current)
         }
+        let value = _value(at: current, content)
         SlotLock.unlock(object)
         return .value(value)
       }
@@ -293,34 +360,36 @@ import _LazyInjectShims
     }
   }
 
-  /// Publishes `built`, which a resolution that claimed the slot (`marker` in it) produced with
-  /// `outcome`, wakes the waiters and tells an observer; returns the value the slot holds then
-  /// (an assignment made meanwhile wins).
+  /// Publishes `built`, whose retained slot word is `new`, for a resolution that claimed the slot
+  /// (`marker` in it), wakes the waiters and tells an observer if `isObserved`; returns the value
+  /// the slot holds then (an assignment made meanwhile wins).
   @inlinable @inline(__always)
   internal static func _publish(
-    _ built: Value, outcome: InitializerRegistry.Outcome, in container: AnyObject,
+    _ built: consuming Value, word new: UInt, isObserved: Bool, in container: AnyObject,
     slot: _LazySlot, marker: UInt
   ) -> Value {
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-    let new = _word(for: built, outcome: outcome)
     SlotLock.lock(object)
     let current = slot.word
     // Reset meanwhile (0): this value is published. Assigned meanwhile: the assignment wins.
     let isPublished = current == marker || current == 0
-    let value =
-      isPublished
-      ? built
-      : _value(
+    guard isPublished else {
+      let value = _value(
         at: current,
         SlotWord.content(of: current, marker: marker, storesObject: isSingleReference(Value.self)))
-    slot.word = isPublished ? new : current
+      SlotLock.unlock(object)
+      _FirstRead.didReplace(new)  // Kept by no slot.
+      if _lazyinject_waiters() > 0 { _FirstRead.didPublish() }
+      return value
+    }
+    slot.word = new
     SlotLock.unlock(object)
-    if current != marker { _FirstRead.didReplace(isPublished ? current : new) }  // Kept by no slot.
+    if current != marker { _FirstRead.didReplace(current) }
     // The count read inline: a call here cost 2% of a first read.
     if _lazyinject_waiters() > 0 { _FirstRead.didPublish() }
-    if outcome.isObserved && isPublished {  // An assignment's value is no injection.
-      _FirstRead.notify(container, slot: slot.address, of: built)
+    if isObserved {  // An assignment's value is no injection.
+      _FirstRead.notify(container, slot: slot.address, of: copy built)
     }
-    return value
+    return built
   }
 }

@@ -167,13 +167,9 @@ import _LazyInjectShims
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     var outcome = InitializerRegistry.Outcome()
     // Held strongly until returned: the slot only keeps it weakly.
-    let value =
-      reference?.creation == nil
-      ? _FirstRead.resolve(
-        Value?.self, for: container, slot: slot.address, path: nil, outcome: &outcome)
-      : _FirstRead.resolve(
-        Value?.self, for: container, slot: slot.address, creation: reference?.creation,
-        outcome: &outcome)
+    let value = _FirstRead.resolve(
+      Value?.self, for: container, slot: slot.address, creation: reference?.creation,
+      outcome: &outcome)
     // This thread's: either the reference it took out of the slot, or a new one. In no slot yet:
     // nobody else reads it.
     let published = reference ?? _WeakLazyReference(creation: nil)

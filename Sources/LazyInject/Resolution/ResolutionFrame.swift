@@ -14,28 +14,36 @@ import _LazyInjectShims
   /// Deeper than this, a chain is reported as a cycle.
   ///
   /// A thread whose stack is nearly used up stops earlier, whatever its depth.
-  static let maximumDepth = 200
+  @inlinable static var maximumDepth: Int { 200 }
 
-  let property: Any.Type
+  @usableFromInline let property: Any.Type
   /// The container's address; the container is not retained (the caller holds it).
-  let container: UnsafeRawPointer
+  @usableFromInline let container: UnsafeRawPointer
   /// The `@Lazy` property's slot, for a first read; nil for an explicit `resolve`.
-  let slot: UnsafeRawPointer?
+  @usableFromInline let slot: UnsafeRawPointer?
   @usableFromInline let parent: UnsafeMutablePointer<ResolutionFrame>?
   /// How many frames are outside this one.
-  let depth: Int
+  @usableFromInline let depth: Int
 
   /// The `.singleton` or `.weak` registration this resolution builds, once it builds one: other
   /// threads may wait for it.
-  var building: ObjectIdentifier?
+  @usableFromInline var building: ObjectIdentifier?
 
   /// The override layers whose rules this resolution used, and those nested in it, and those
   /// that built the values it read.
-  var uses = LayersUsed()
+  @usableFromInline var uses: LayersUsed
 
   /// Whether it resolves under an object's layers merged with a reader's that are no single
   /// chain (see `OverrideStack.isMerged`): layers it uses are then no single chain either.
-  var isMerged = false
+  @usableFromInline var isMerged: Bool
+
+  @inlinable init(
+    property: Any.Type, container: UnsafeRawPointer, slot: UnsafeRawPointer?,
+    parent: UnsafeMutablePointer<ResolutionFrame>?, depth: Int
+  ) {
+    (self.property, self.container, self.slot, self.parent) = (property, container, slot, parent)
+    (self.depth, building, uses, isMerged) = (depth, nil, LayersUsed(), false)
+  }
 
   /// The container's class.
   var containerClass: AnyClass {
@@ -68,7 +76,28 @@ import _LazyInjectShims
   ///
   /// - Throws: A cycle error, starting nothing, if this thread is already resolving the same
   ///   thing, is `maximumDepth` resolutions deep, or has nearly used up its stack.
-  @usableFromInline static func push(
+  ///
+  /// Inlined: the outermost resolution of a thread (the common first read) looks for no cycle,
+  /// and makes no call.
+  @inlinable @inline(__always) static func push(
+    property: Any.Type, for container: AnyObject, slot: UnsafeRawPointer?
+  ) throws -> UnsafeMutablePointer<ResolutionFrame> {
+    guard _lazyinject_current_frame() == nil, _lazyinject_stack_is_low() == 0 else {
+      return try pushNested(property: property, for: container, slot: slot)
+    }
+    let pointer = _lazyinject_frame_arena(UInt(MemoryLayout<ResolutionFrame>.stride * maximumDepth))
+      .bindMemory(to: ResolutionFrame.self, capacity: maximumDepth)
+    pointer.initialize(
+      to: ResolutionFrame(
+        property: property,
+        container: UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque()),
+        slot: slot, parent: nil, depth: 0))
+    _lazyinject_set_current_frame(pointer)
+    return pointer
+  }
+
+  /// Starts a resolution as `push` does, inside others or on a stack nearly used up.
+  @usableFromInline static func pushNested(
     property: Any.Type, for container: AnyObject, slot: UnsafeRawPointer?
   ) throws -> UnsafeMutablePointer<ResolutionFrame> {
     assert(_isPOD(ResolutionFrame.self), "a frame field that is not trivial would leak")

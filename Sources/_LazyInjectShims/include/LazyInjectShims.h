@@ -150,6 +150,14 @@ static inline int _lazyinject_stack_is_low(void) {
   return (uintptr_t)__builtin_frame_address(0) < (floor != 0 ? floor : _lazyinject_compute_stack_floor());
 }
 
+/// Retains the Swift object at `object`, where no optimizer moves the retain: a reader retains
+/// what a slot names before it unlocks the slot, and Swift's reference-counting optimizations
+/// may sink its own retains past the inlined unlock (a release store they do not order with).
+void _lazyinject_retain(const void *_Nonnull object);
+
+/// Retains the Swift objects at `first` and `second`, as `_lazyinject_retain` does.
+void _lazyinject_retain_pair(const void *_Nonnull first, const void *_Nonnull second);
+
 /// Whether the calling thread is the main thread, where the main actor runs synchronous code.
 /// Asked of the system once per thread.
 int _lazyinject_is_main_thread(void);
