@@ -43,13 +43,15 @@ static void place(_lazyinject_fast_table *table, _lazyinject_fast_entry *entry) 
   table->count += 1;
 }
 
+extern void swift_release_n(void *object, uint32_t count);
+
 void _lazyinject_fast_insert(const void *property, const void *container, void *payload,
-                                uint32_t kind, uint32_t flags) {
+                             void *object, uint32_t kind, uint32_t flags) {
   pthread_mutex_lock(&writer);
   _lazyinject_fast_table *table = _lazyinject_fast_storage;
   if (_lazyinject_fast_find(property, container) == 0) {
     _lazyinject_fast_entry *entry = allocate(sizeof(_lazyinject_fast_entry));
-    *entry = (_lazyinject_fast_entry){property, container, payload, kind, flags};
+    *entry = (_lazyinject_fast_entry){property, container, payload, object, kind, flags, {{0}}};
     if (table != 0 && (table->count + 1) * 2 <= table->mask + 1) {
       place(table, entry);
     } else {
@@ -74,7 +76,17 @@ void _lazyinject_fast_clear(void) {
   _lazyinject_fast_table *table = _lazyinject_fast_storage;
   __atomic_store_n(&_lazyinject_fast_storage, 0, __ATOMIC_RELEASE);
   wait_for_readers();
-  for (uintptr_t index = 0; table != 0 && index <= table->mask; index++) free(table->slots[index]);
+  for (uintptr_t index = 0; table != 0 && index <= table->mask; index++) {
+    _lazyinject_fast_entry *entry = table->slots[index];
+    if (entry == 0) continue;
+    // No reader takes a credit any more: the readers were waited out.
+    for (int pool = 0; pool < 2; pool++) {
+      uint32_t left = 0;
+      for (int stripe = 0; stripe < LAZYINJECT_STRIPE_COUNT; stripe++) left += entry->credits[pool][stripe];
+      if (left != 0) swift_release_n(pool == 0 ? entry->payload : entry->object, left);
+    }
+    free(entry);
+  }
   free(table);
   pthread_mutex_unlock(&writer);
 }

@@ -183,8 +183,3 @@ int _lazyinject_is_main_thread(void) {
 }
 
 void _lazyinject_retain(const void *object) { swift_retain((void *)object); }
-
-void _lazyinject_retain_pair(const void *first, const void *second) {
-  swift_retain((void *)first);
-  swift_retain((void *)second);
-}

@@ -81,6 +81,7 @@ extension InitializerRegistry {
         (plan.isObserved ? FastPath.observed : 0)
         | (rule.source.isMainActor ? FastPath.mainActor : 0)
       var (payload, kind) = (Unmanaged.passUnretained(rule).toOpaque(), LAZYINJECT_FAST_BUILD)
+      var kept: UnsafeMutableRawPointer?
       if rule.policy != .none {
         // Other kept instances (values, weak ones) take the general path, which casts them.
         guard storesObject, let object = state.instances.object(of: rule) else { return .general }
@@ -91,10 +92,11 @@ extension InitializerRegistry {
           ?? _LazyObjectBox(object, origin: .registration(rule.source), uses: LayersUsed())
         state.instances.share(handle, of: rule, as: key, isKept: true)
         (payload, kind) = (Unmanaged.passUnretained(handle).toOpaque(), LAZYINJECT_FAST_KEPT_HANDLE)
+        kept = Unmanaged.passUnretained(object).toOpaque()
       }
       if self === Self.shared {  // The registry `@Lazy` reads.
         _lazyinject_fast_insert(
-          FastPath.address(of: propertyType), FastPath.address(of: containerClass), payload,
+          FastPath.address(of: propertyType), FastPath.address(of: containerClass), payload, kept,
           UInt32(kind), flags)
       }
       guard kind == LAZYINJECT_FAST_BUILD else { return .general }

@@ -206,19 +206,16 @@ import _LazyInjectShims
         entry.pointee.payload, entry.pointee.flags & FastPath.observed != 0
       )
       if Int(entry.pointee.kind) == LAZYINJECT_FAST_BUILD {
-        _lazyinject_retain(payload)
+        _lazyinject_fast_take(entry, 0, object, payload)  // The build's, without an atomic.
         slot.word = marker
         SlotLock.unlock(object)
         FirstReadPath.fastTableBuild.record()
         return _build(container, slot: slot, with: payload, isObserved, marker: marker)
       }
-      if isSingleReference(Value.self) {  // A kept instance's handle.
-        // Not empty: the table is emptied before a reset empties a handle it names.
-        let inner = UnsafeRawPointer(
-          bitPattern: _LazyObjectBox.inner(at: UInt(bitPattern: payload))
-        )
-        .unsafelyUnwrapped
-        _lazyinject_retain_pair(payload, inner)  // The slot's handle, and the caller's object.
+      if isSingleReference(Value.self), let inner = entry.pointee.object {  // A kept handle.
+        // The slot's handle and the caller's object, without an atomic.
+        _lazyinject_fast_take(entry, 0, object, payload)
+        _lazyinject_fast_take(entry, 1, object, inner)
         slot.word = UInt(bitPattern: payload)
         SlotLock.unlock(object)
         FirstReadPath.fastTableKeptHandle.record()

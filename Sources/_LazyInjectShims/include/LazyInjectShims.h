@@ -155,9 +155,6 @@ static inline int _lazyinject_stack_is_low(void) {
 /// may sink its own retains past the inlined unlock (a release store they do not order with).
 void _lazyinject_retain(const void *_Nonnull object);
 
-/// Retains the Swift objects at `first` and `second`, as `_lazyinject_retain` does.
-void _lazyinject_retain_pair(const void *_Nonnull first, const void *_Nonnull second);
-
 /// Whether the calling thread is the main thread, where the main actor runs synchronous code.
 /// Asked of the system once per thread.
 int _lazyinject_is_main_thread(void);
