@@ -30,7 +30,7 @@ extension InitializerRegistry {
     let containerClass: AnyClass = type(of: container)
     let fields: [LazyField]
     do { fields = try LazyField.fields(of: containerClass) } catch {
-      throw ResolutionError(.unresolvableProperties, error.message(typeName(containerClass)))
+      throw ResolutionError(.cannotCheck, error.message(typeName(containerClass)))
     }
     var problems: [PropertyCheck] = []
     var registries = searchedRegistries

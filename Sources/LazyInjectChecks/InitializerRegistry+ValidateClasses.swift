@@ -33,7 +33,8 @@ extension InitializerRegistry {
   ///   always nil while a related type is registered, each property that only rules for one
   ///   property could serve while which one each names cannot be told without an object, and
   ///   each class whose stored properties cannot be read because its reflection metadata was
-  ///   left out of the build.
+  ///   left out of the build; of kind ``ResolutionError/Kind/cannotCheck`` when only that last
+  ///   kind of class was found, so that nothing could be checked.
   @discardableResult
   public func validate(classes: [AnyClass]) throws -> ValidationReport {
     try validate(classes, in: nil)
@@ -85,11 +86,12 @@ extension InitializerRegistry {
   /// judged (exclude a class whose rules only ``InitializerRegistry/resolve(_:for:)`` uses).
   ///
   /// - Throws: The error of ``validate(classes:)``, which also names the module's classes whose
-  ///   metadata the scan could not get, and each rule no property can use; the same kind of error, checking nothing, when no class
-  ///   of the process belongs to a module of that name (listing the modules that have classes),
-  ///   when the platform keeps no type records LazyInject can read, or when `excluded` names a
-  ///   class that is not one of the module's non-generic classes; and when the module's classes
-  ///   have no `@Lazy` or `@WeakLazy` property at all, so that nothing was checked.
+  ///   metadata the scan could not get, and each rule no property can use; an error of kind
+  ///   ``ResolutionError/Kind/cannotCheck``, checking nothing, when no class of the process
+  ///   belongs to a module of that name (listing the modules that have classes), when the
+  ///   platform keeps no type records LazyInject can read, when `excluded` names a class that is
+  ///   not one of the module's non-generic classes, or when the module's classes have no `@Lazy`
+  ///   or `@WeakLazy` property at all.
   @discardableResult
   public func validate(classesIn moduleName: String, excluding excluded: [AnyClass] = [])
     throws -> ValidationReport
@@ -99,7 +101,7 @@ extension InitializerRegistry {
     let strangers = excluded.filter { !scanned.contains(ObjectIdentifier($0)) }
     guard strangers.isEmpty else {
       throw ResolutionError(
-        .unresolvableProperties,
+        .cannotCheck,
         "LazyInject cannot exclude " + strangers.map(typeName).joined(separator: ", ")
           + ": not a non-generic class of the module \(moduleName), so excluding it has no"
           + " effect; nothing was checked.\nFix: remove it from excluding:, or validate the"
@@ -118,7 +120,7 @@ extension InitializerRegistry {
     let scan = ModuleScan(module: moduleName)
     guard scan.isSupported else {
       throw ResolutionError(
-        .unresolvableProperties,
+        .cannotCheck,
         "LazyInject cannot list the classes of \(moduleName): this platform keeps no type records"
           + " it can read, so nothing was checked.\nFix: name the classes with"
           + " validate(classes:).")
@@ -126,7 +128,7 @@ extension InitializerRegistry {
     guard scan.classes.isEmpty && scan.genericClasses.isEmpty else { return scan }
     let modules = ModuleScan.moduleNames
     throw ResolutionError(
-      .unresolvableProperties,
+      .cannotCheck,
       "LazyInject found no class in a module named \"\(moduleName)\", so nothing was checked.\n"
         + "Modules with classes in this process: \(modules.joined(separator: ", ")).\n"
         + "Fix: name the module as `import` does (a target's name, with spaces and dashes"
@@ -182,6 +184,7 @@ extension InitializerRegistry {
     {
       messages.append(unusable)
     }
+    let foundProblems = !messages.isEmpty
     messages += unreadable
     if !withoutMetadata.isEmpty {
       messages.append(
@@ -200,7 +203,9 @@ extension InitializerRegistry {
       if !report.skippedGenericClasses.isEmpty {
         messages.append(report.skippedLine)
       }
-      throw ResolutionError(.unresolvableProperties, messages.joined(separator: "\n"))
+      // Problems found, or only what could not be checked.
+      let kind: ResolutionError.Kind = foundProblems ? .unresolvableProperties : .cannotCheck
+      throw ResolutionError(kind, messages.joined(separator: "\n"))
     }
     return report
   }

@@ -35,7 +35,7 @@ struct Scene: Sendable {
   @MainActor
   func perform(echo: Bool = true) async {
     Narrator.shared.reset(echo: echo)
-    InitializerRegistry.shared.resetSingletons()
+    InitializerRegistry.shared.resetAllScopes()
     await run()
   }
 

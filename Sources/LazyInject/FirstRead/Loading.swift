@@ -79,37 +79,9 @@ extension InitializerRegistry {
   /// ``ResolutionError/underlyingError``; the instances built by then stay kept. Cancelling the
   /// calling task cancels the initializers still running, and the preparation throws
   /// `CancellationError`.
-  public func prepare() async throws { try await prepare(nil) }
-
-  /// Builds the async rules with no sender of `propertyType` whose scope keeps their instance,
-  /// as ``prepare()`` does.
-  ///
-  /// ```swift
-  /// try await InitializerRegistry.shared.prepare(Database.self)
-  /// ```
-  ///
-  /// - Throws: What ``prepare()`` throws; and a ``ResolutionError`` of kind
-  ///   ``ResolutionError/Kind/requiresLoad`` when `propertyType` has no such rule, naming the
-  ///   rules it has.
-  public func prepare<Property>(_ propertyType: Property.Type) async throws {
-    try await prepare(propertyType as Any.Type)
-  }
-
-  /// Builds the rules `prepare()` builds, of `type` only if not nil, in a task group.
-  private func prepare(_ type: Any.Type?) async throws {
+  public func prepare() async throws {
     await installAutomaticModulesIfNeeded()
-    let rules = searchedRegistries.flatMap { owner in
-      owner.registrations.filter { type == nil || $0.propertyType == type }.map { (owner, $0) }
-    }
-    if let type, !rules.contains(where: \.1.isPreparable) {
-      let found = rules.map(\.1.rule.description).joined(separator: "; ")
-      throw ResolutionError(
-        .requiresLoad,
-        "LazyInject cannot prepare \(typeName(type)): it has no async rule with no sender whose"
-          + " scope keeps its instance (its rules: \(found.isEmpty ? "none" : found)).\nFix:"
-          + " register one, as `register(T.self, scope: .singleton) { try await ... }`, or load"
-          + " the properties it serves with `$property.load()`.")
-    }
+    let rules = searchedRegistries.flatMap { owner in owner.registrations.map { (owner, $0) } }
     try await withThrowingTaskGroup(of: Void.self) { group in
       for (registry, rule) in rules where rule.isPreparable {
         group.addTask {
@@ -123,4 +95,9 @@ extension InitializerRegistry {
       }
     }
   }
+
+  /// Builds the async rules that ``prepare()`` builds: it prepares every one, which this did
+  /// for one type.
+  @available(*, deprecated, message: "use prepare(), which builds every such rule concurrently")
+  public func prepare<Property>(_ propertyType: Property.Type) async throws { try await prepare() }
 }

@@ -165,6 +165,19 @@ extension InitializerRegistry {
       isMainActor: true, make: onMainActor(initializer))
   }
 
+  /// Unavailable: an initializer that awaits is registered with `register`, for a main-actor
+  /// type too, and awaited on the actor its closure is isolated to (`{ @MainActor in ... }`).
+  @available(
+    *, unavailable,
+    message:
+      "an async initializer is registered with register(_:scope:_:), for a main-actor type too: it is awaited on the actor its closure is isolated to, as in { @MainActor sender in ... }"
+  )
+  public func registerOnMainActor<Container: AnyObject, Property>(
+    _ property: KeyPath<Container, LazyProjection<Property>>, scope: Scope = .unique,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ initializer: @escaping @MainActor (Container) async throws -> Property
+  ) { fatalError("unavailable") }
+
   /// Removes the rule registered for the property at `property`, a key path to its projected
   /// value with the same root as the registration's.
   ///

@@ -16,14 +16,14 @@ extension InitializerRegistry {
     public var description: String {
       let lost = replaced.what == replacement.what ? "" : " (\(replaced.what))"
       return "LazyInject warning: \(replacement) replaces the registration at"
-        + " \(replaced.fileID ?? "?"):\(replaced.line ?? 0)\(lost)."
+        + " \(replaced.site)\(lost)."
     }
 
     /// The default handler: writes the warning to standard error, once per distinct pair of
     /// registration sites (the replaced one and its replacement).
     internal static let warnOnce: @Sendable (DuplicateRegistration) -> Void = { duplicate in
       let (old, new) = (duplicate.replaced, duplicate.replacement)
-      let pair = "\(old.fileID ?? ""):\(old.line ?? 0) \(new.fileID ?? ""):\(new.line ?? 0)"
+      let pair = "\(old.site) \(new.site)"
       let isNew = reportedPairs.withLock { $0.insert(pair).inserted }
       if isNew { writeToStandardError("\(duplicate)\n") }
     }

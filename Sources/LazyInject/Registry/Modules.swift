@@ -73,7 +73,7 @@ internal struct ModuleInstallation: Sendable {
 ///     [
 ///       NetworkInitializers(),
 ///       MockNetworkInitializers().when(.launchArgument("-ui-testing")),
-///       PreviewInitializers().when(.environment("XCODE_RUNNING_FOR_PREVIEWS", "1")),
+///       PreviewInitializers().when(.environment("XCODE_RUNNING_FOR_PREVIEWS", equals: "1")),
 ///     ]
 ///   }
 /// }
@@ -98,8 +98,14 @@ public struct ModuleCondition: Sendable, CustomStringConvertible {
   /// }
   /// registry.install(NetworkInitializers(), MockNetworkInitializers().when(demoMode))
   /// ```
-  public init(_ description: String, _ isMet: @escaping @Sendable () -> Bool) {
+  public init(_ description: String, isMet: @escaping @Sendable () -> Bool) {
     (self.description, check) = (description, isMet)
+  }
+
+  /// Creates a condition: renamed ``init(_:isMet:)``, whose second argument is labeled.
+  @available(*, deprecated, renamed: "init(_:isMet:)")
+  public init(_ description: String, _ isMet: @escaping @Sendable () -> Bool) {
+    self.init(description, isMet: isMet)
   }
 
   /// Whether the condition holds now.
@@ -108,24 +114,28 @@ public struct ModuleCondition: Sendable, CustomStringConvertible {
   /// Met when the process was launched with `argument`, as UI tests launch an app
   /// (`app.launchArguments = ["-ui-testing"]`).
   public static func launchArgument(_ argument: String) -> Self {
-    Self("launch argument \(argument)") { CommandLine.arguments.contains(argument) }
+    Self("launch argument \(argument)", isMet: { CommandLine.arguments.contains(argument) })
   }
 
   /// Met when the environment variable `name` is `value`, as for
-  /// `.environment("XCODE_RUNNING_FOR_PREVIEWS", "1")` in SwiftUI previews.
+  /// `.environment("XCODE_RUNNING_FOR_PREVIEWS", equals: "1")` in SwiftUI previews.
+  public static func environment(_ name: String, equals value: String) -> Self {
+    Self("environment \(name)=\(value)", isMet: { environmentValue(name) == value })
+  }
+
+  /// Met when the environment variable is the value: renamed ``environment(_:equals:)``.
+  @available(*, deprecated, renamed: "environment(_:equals:)")
   public static func environment(_ name: String, _ value: String) -> Self {
-    Self("environment \(name)=\(value)") {
-      environmentValue(name) == value
-    }
+    environment(name, equals: value)
   }
 
   /// Met in a debug build: one compiled without optimization, with `DEBUG` defined, as SwiftPM
   /// and Xcode build an app's packages in its Debug configuration.
   public static var debugBuild: Self {
     #if DEBUG
-      Self("debug build") { true }
+      Self("debug build", isMet: { true })
     #else
-      Self("debug build") { false }
+      Self("debug build", isMet: { false })
     #endif
   }
 }
@@ -142,12 +152,15 @@ extension InitializerModule {
 }
 
 /// A module installed only when its condition is met; made by ``InitializerModule/when(_:)``.
+///
+/// Installed after the unconditional modules of the same `install`, so that its registrations
+/// win; diagnostics name it with its condition.
 public struct ConditionalModule: InitializerModule {
   /// The module to install.
-  public let module: any InitializerModule
+  let module: any InitializerModule
 
   /// When to install it.
-  public let condition: ModuleCondition
+  let condition: ModuleCondition
 
   /// Adds the module's registrations to `registry` if the condition is met now.
   public func register(in registry: InitializerRegistry) {

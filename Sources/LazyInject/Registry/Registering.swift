@@ -79,9 +79,13 @@ extension InitializerRegistry {
     change { $0.remove(property: propertyType, key: RuleTable.Key(nil)) }
   }
 
-  /// Removes every registration, rules for one property included, and with them the singletons
-  /// they keep.
-  public func removeAll() { change { $0.removeAll() } }
+  /// Removes every registration, rules for one property included, and with them the instances
+  /// their scopes keep; properties resolved already keep their values.
+  public func unregisterAll() { change { $0.removeAll() } }
+
+  /// Removes every registration: renamed ``unregisterAll()``, beside `register` and `unregister`.
+  @available(*, deprecated, renamed: "unregisterAll()")
+  public func removeAll() { unregisterAll() }
 
   /// Applies `body` to the rules of every registry in `changeTargets`, and drops what the
   /// registrations it removes kept; all of it is released after unlocking (a singleton's deinit
@@ -229,6 +233,31 @@ extension InitializerRegistry {
       propertyType, scope: scope, fileID: fileID, line: line, isMainActor: true,
       make: onMainActor(initializer))
   }
+
+  /// Unavailable: an initializer that awaits is registered with `register`, for a main-actor
+  /// type too, and awaited on the actor its closure is isolated to (`{ @MainActor in ... }`).
+  @available(
+    *, unavailable,
+    message:
+      "an async initializer is registered with register(_:in:scope:_:), for a main-actor type too: it is awaited on the actor its closure is isolated to, as in { @MainActor sender in ... }"
+  )
+  public func registerOnMainActor<Property, Container: AnyObject>(
+    _ propertyType: Property.Type, in containerType: Container.Type, scope: Scope = .unique,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ initializer: @escaping @MainActor (Container) async throws -> Property
+  ) { fatalError("unavailable") }
+
+  /// Unavailable: an initializer that awaits is registered with `register`, for a main-actor
+  /// type too, and awaited on the actor its closure is isolated to (`{ @MainActor in ... }`).
+  @available(
+    *, unavailable,
+    message:
+      "an async initializer is registered with register(_:scope:_:), for a main-actor type too: it is awaited on the actor its closure is isolated to, as in { @MainActor sender in ... }"
+  )
+  public func registerOnMainActor<Property>(
+    _ propertyType: Property.Type, scope: Scope = .unique, fileID: StaticString = #fileID,
+    line: UInt = #line, _ initializer: @escaping @MainActor (AnyObject) async throws -> Property
+  ) { fatalError("unavailable") }
 
   /// Registers an initializer that awaits and takes no sender, as the root default of
   /// `propertyType`: it can be prepared before any object asks for it.

@@ -40,14 +40,33 @@ extension InitializerRegistry {
     /// instead, as in `"MyApp.SharedAnalytics"`; nil for any other rule.
     public let forwardTargetTypeName: String?
 
-    /// The scope of the registration; nil for `init()`.
-    public let scope: Scope?
+    /// What the rule is: a registration, with the site that registered it, or `init()`.
+    public let source: Source
+
+    /// How many instances the rule builds: the registration's scope; ``Scope/unique`` for
+    /// `init()`.
+    public let scope: Scope
+
+    /// What a rule is.
+    public enum Source: Sendable, Hashable {
+      /// A registration, made at this site: the file as `#fileID` gave it, and the line.
+      case registration(fileID: String, line: Int)
+      /// `init()` of a ``DefaultInitializable`` type, which builds the value when no rule does.
+      case defaultInitializer
+    }
 
     /// The file of the registration, as `#fileID` gave it; nil for `init()`.
-    public let fileID: String?
+    @available(*, deprecated, message: "read the site from `source`: .registration(fileID:line:)")
+    public var fileID: String? { if case .registration(let file, _) = source { file } else { nil } }
 
     /// The line of the registration; nil for `init()`.
-    public let line: Int?
+    @available(*, deprecated, message: "read the site from `source`: .registration(fileID:line:)")
+    public var line: Int? { if case .registration(_, let line) = source { line } else { nil } }
+
+    /// `"LoaderInitializers.swift:12"`, or `"init()"`.
+    package var site: String {
+      if case .registration(let file, let line) = source { "\(file):\(line)" } else { "init()" }
+    }
 
     /// How many override layers above the registry the rule lives; 0 for the registry itself.
     public let overrideDepth: Int
@@ -71,16 +90,18 @@ extension InitializerRegistry {
     public let moduleName: String?
 
     /// Whether the value is built with `init()` of a ``DefaultInitializable`` type.
-    public var isDefaultInitializer: Bool { scope == nil }
+    public var isDefaultInitializer: Bool { source == .defaultInitializer }
 
     /// Whether the rule is a root default, serving every container.
-    public var isRootDefault: Bool { scope != nil && containerTypeName == nil }
+    public var isRootDefault: Bool { !isDefaultInitializer && containerTypeName == nil }
 
     /// `"ResourceLoader in UsersViewController, unique scope (Initializers.swift:12)"`,
     /// `"Logger for UsersViewController.auditLog, singleton scope (Loggers.swift:4)"` or
     /// `"any Tracking root default, forwarded to SharedAnalytics (Analytics.swift:9)"`.
     public var description: String {
-      guard scope != nil else { return "\(propertyTypeName).init() (DefaultInitializable)" }
+      guard !isDefaultInitializer else {
+        return "\(propertyTypeName).init() (DefaultInitializable)"
+      }
       let layer = overrideDepth == 0 ? "" : ", \(layerName)"
       return "\(propertyTypeName) \(subject), \(what)\(layer)\(details)"
     }
@@ -109,7 +130,7 @@ extension InitializerRegistry {
     /// `"unique scope"`, `"singleton scope, async"`, or for a forward, `"forwarded to
     /// SharedAnalytics"`.
     package var what: String {
-      let scope = "\(self.scope.map { "\($0)" } ?? "no") scope"
+      let scope = "\(self.scope) scope"
       return (forwardTargetTypeName.map { "forwarded to \($0)" } ?? scope)
         + (isAsync ? ", async" : "")
     }
@@ -125,15 +146,15 @@ extension InitializerRegistry {
     package var details: String {
       let actor = isMainActor ? ", main actor" : ""
       let module = moduleName.map { ", module \($0)" } ?? ""
-      return "\(actor)\(module) (\(fileID ?? "?"):\(line ?? 0))"
+      return "\(actor)\(module) (\(site))"
     }
 
     internal static func defaultInitializer(of property: Any.Type) -> Rule {
       Rule(
         propertyTypeName: typeName(property), containerTypeName: nil, isPropertyRule: false,
-        propertyName: nil, propertyCandidates: [], forwardTargetTypeName: nil, scope: nil,
-        fileID: nil, line: nil, overrideDepth: 0, isRegisteredInForce: false, isMainActor: false,
-        isAsync: false, moduleName: nil)
+        propertyName: nil, propertyCandidates: [], forwardTargetTypeName: nil,
+        source: .defaultInitializer, scope: .unique, overrideDepth: 0, isRegisteredInForce: false,
+        isMainActor: false, isAsync: false, moduleName: nil)
     }
   }
 }
@@ -266,8 +287,9 @@ package final class RuleSource: Sendable {
       propertyTypeName: typeName(propertyType), containerTypeName: containerType.map(typeName),
       isPropertyRule: property != nil, propertyName: property?.propertyName,
       propertyCandidates: property?.candidateNames ?? [],
-      forwardTargetTypeName: forwardTarget.map(typeName), scope: scope, fileID: "\(fileID)",
-      line: Int(line), overrideDepth: layer.depth, isRegisteredInForce: layer.isInForce,
+      forwardTargetTypeName: forwardTarget.map(typeName),
+      source: .registration(fileID: "\(fileID)", line: Int(line)), scope: scope,
+      overrideDepth: layer.depth, isRegisteredInForce: layer.isInForce,
       isMainActor: isMainActor, isAsync: isAsync, moduleName: moduleName)
   }
 }

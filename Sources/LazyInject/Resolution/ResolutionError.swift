@@ -33,12 +33,14 @@ public struct ResolutionError: Error, CustomStringConvertible {
     case initializerFailed
     /// A main-actor initializer was asked for its value off the main actor.
     case requiresMainActor
-    /// An object or classes have `@Lazy` or `@WeakLazy` properties that cannot be resolved, are
-    /// always nil, or could not be checked; or a check could not take effect (an excluded class
-    /// that is not the module's, a module with no such property); see
-    /// ``InitializerRegistry/validate(_:)`` and
-    /// ``InitializerRegistry/validate(classesIn:excluding:)``.
+    /// An object or classes have `@Lazy` or `@WeakLazy` properties that cannot be resolved, or
+    /// that are always nil while a related type is registered: what the checks of
+    /// `LazyInjectChecks` report (`validate`).
     case unresolvableProperties
+    /// A check could not run, or could not take effect: classes whose stored properties cannot
+    /// be listed (no reflection metadata), a module with no class or no such property, an
+    /// excluded class that is not the module's, a platform without type records.
+    case cannotCheck
     /// A property rule's key path leads to a property of another object than the one resolved,
     /// as `\UsersViewController.session.$token` does.
     case invalidPropertyKeyPath
@@ -131,7 +133,7 @@ extension ResolutionError {
           : rule.containerTypeName ?? "the root default"
         let forward = rule.forwardTargetTypeName.map { ", forwarded to \($0)" } ?? ""
         let layer = rule.overrideDepth == 0 ? "" : ", override layer \(rule.overrideDepth)"
-        return "  - \(subject)\(forward)\(layer) (\(rule.fileID ?? "?"):\(rule.line ?? 0))"
+        return "  - \(subject)\(forward)\(layer) (\(rule.site))"
       }
     }
     if !nearMisses.isEmpty {

@@ -327,19 +327,24 @@ extension InitializerRegistry {
   /// instances parallel tests share.
   public func reset(_ scope: Scope) { resetInstances(of: scope) }
 
-  /// Drops the instances that `.singleton`, `.weak` and custom-scope registrations keep, and
-  /// releases them from every property that holds them, as ``reset(_:)`` does for each scope.
+  /// Drops the instances that every scope keeps (`.singleton`, `.weak` and custom scopes), and
+  /// releases them from every property that holds them, as ``reset(_:)`` does for one scope.
   ///
   /// ```swift
   /// nonisolated final class CheckoutTests: XCTestCase {
   ///   override func tearDown() {
-  ///     InitializerRegistry.shared.resetSingletons()
+  ///     InitializerRegistry.shared.resetAllScopes()
   ///   }
   /// }
   /// ```
   ///
   /// Inside ``withOverrides(_:operation:)``, it resets the innermost layer's instances instead.
-  public func resetSingletons() { resetInstances(of: nil) }
+  public func resetAllScopes() { resetInstances(of: nil) }
+
+  /// Drops the instances of every scope: renamed ``resetAllScopes()``, which says that `.weak`
+  /// and custom scopes are reset too.
+  @available(*, deprecated, renamed: "resetAllScopes()")
+  public func resetSingletons() { resetAllScopes() }
 
   /// Resets `scope` (every scope if nil) in every registry of `changeTargets`.
   private func resetInstances(of scope: Scope?) {

@@ -47,7 +47,7 @@ struct DecisionMatrixTests {
     let results = explanation.split(separator: "\n").filter { $0.hasPrefix("Result") }
     let resultLine = results.first { $0.contains(".\(name): ") } ?? results.last ?? ""
     #expect(resultLine.contains(result), "\(explanation)", sourceLocation: sourceLocation)
-    if let rule, let fileID = rule.fileID, let line = rule.line {
+    if let rule, case .registration(let fileID, let line) = rule.source {
       #expect(
         resultLine.contains("\(fileID):\(line)"), "\(explanation)", sourceLocation: sourceLocation)
     }

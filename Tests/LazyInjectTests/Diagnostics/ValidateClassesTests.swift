@@ -15,13 +15,15 @@ private let fixtures = "LazyInjectValidationFixtures"
 /// A class of this module, not of the fixtures'.
 final class ScannedElsewhere {}
 
-/// The lines of the message of the error `body` throws; the test stops if it throws none.
+/// The lines of the message of the error of `kind` that `body` throws; the test stops if it
+/// throws none.
 private func messageLines(
-  _ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation
+  _ kind: ResolutionError.Kind = .unresolvableProperties, _ body: () throws -> Void,
+  sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> [String] {
   let error = try #require(
     throws: ResolutionError.self, sourceLocation: sourceLocation, performing: body)
-  #expect(error.kind == .unresolvableProperties, sourceLocation: sourceLocation)
+  #expect(error.kind == kind, sourceLocation: sourceLocation)
   return "\(error)".split(separator: "\n").map(String.init)
 }
 
@@ -167,7 +169,7 @@ struct ValidateClassesTests {
   }
 
   @Test func testExcludingAClassTheScanDoesNotCheckIsAnError() throws {
-    let lines = try messageLines {
+    let lines = try messageLines(.cannotCheck) {
       try registry.validate(
         classesIn: fixtures, excluding: [BaseScreen.self, Cache<Int>.self, ScannedElsewhere.self])
     }
@@ -182,7 +184,9 @@ struct ValidateClassesTests {
 
   @Test func testModuleWhoseClassesHaveNoLazyPropertyIsAnError() throws {
     // LazyInjectTesting's classes have no `@Lazy` property: a test that names it checks nothing.
-    let lines = try messageLines { try registry.validate(classesIn: "LazyInjectTesting") }
+    let lines = try messageLines(.cannotCheck) {
+      try registry.validate(classesIn: "LazyInjectTesting")
+    }
     #expect(
       lines.first?.hasPrefix("LazyInject found no @Lazy or @WeakLazy property in the ") == true)
     #expect(
@@ -193,7 +197,9 @@ struct ValidateClassesTests {
   }
 
   @Test func testModuleNameThatMatchesNoClassIsAnError() throws {
-    let lines = try messageLines { try registry.validate(classesIn: "LazyInjectValidationFixture") }
+    let lines = try messageLines(.cannotCheck) {
+      try registry.validate(classesIn: "LazyInjectValidationFixture")
+    }
     #expect(
       lines.first
         == "LazyInject found no class in a module named \"LazyInjectValidationFixture\", so"
@@ -205,7 +211,9 @@ struct ValidateClassesTests {
   }
 
   @Test func testClassesWithoutReflectionMetadataAreAnErrorNotAPass() throws {
-    let lines = try messageLines { try registry.validate(classes: [StrippedScreen.self]) }
+    let lines = try messageLines(.cannotCheck) {
+      try registry.validate(classes: [StrippedScreen.self])
+    }
     #expect(
       lines.first
         == "LazyInject cannot list the stored properties of"

@@ -57,7 +57,7 @@ struct ExpressTableTests {
       let kept = warmUp().clock
       guard Dashboard().clock === kept else { failExitTest("the singleton was built twice") }
       weak let released = kept
-      registry.resetSingletons()
+      registry.resetAllScopes()
       let next = Dashboard().clock
       guard next !== released, Dashboard().clock === next else {
         failExitTest("a read after resetSingletons got the dropped instance")
@@ -173,7 +173,7 @@ struct ExpressTableTests {
             // the pair exists at every moment.
             switch round % 3 {
             case 0:
-              registry.resetSingletons()
+              registry.resetAllScopes()
             case 1:
               registry.register(Feed.self) { _ in Feed("feed") }
             default:

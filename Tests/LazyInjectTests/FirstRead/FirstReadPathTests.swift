@@ -102,7 +102,7 @@ struct FirstReadPathTests {
           }
         ),
         ("unregister", ThirdPanel.init, { registry.unregister(Gauge.self) }),
-        ("resetSingletons", FourthPanel.init, { registry.resetSingletons() }),
+        ("resetSingletons", FourthPanel.init, { registry.resetAllScopes() }),
         ("reset of a custom scope", FifthPanel.init, { registry.reset(.panelSession) }),
         (
           "a tracer, set and unset", SixthPanel.init,
@@ -111,7 +111,7 @@ struct FirstReadPathTests {
             registry.tracer = nil
           }
         ),
-        ("removeAll", SeventhPanel.init, { registry.removeAll() }),
+        ("removeAll", SeventhPanel.init, { registry.unregisterAll() }),
       ]
       for (name, make, change) in changes {
         let container: AnyClass = type(of: make())
@@ -136,7 +136,7 @@ struct FirstReadPathTests {
       _ = paths(3) { kept = $0.meter }
       weak let dropped = kept
       kept = nil
-      registry.resetSingletons()
+      registry.resetAllScopes()
       require(dropped == nil, "the dropped singleton is still alive")
       let seen = paths(1) { _ = $0.meter }
       require(seen == [.general], "the read after the reset took \(seen)")

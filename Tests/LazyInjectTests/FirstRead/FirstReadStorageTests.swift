@@ -57,15 +57,15 @@ struct FirstReadStorageTests {
     registry.register(Loader.self, in: StoredScreen.self) { _ in Loader("first") }
     let early = StoredScreen()
     _ = early.loader
-    let firstLine = early.$loader.rule?.line
+    let firstSource = early.$loader.rule?.source
     registry.unregister(Loader.self, in: StoredScreen.self)
     registry.register(Loader.self, in: StoredScreen.self) { _ in Loader("second") }
     let late = StoredScreen()
     #expect(late.loader.source == "second")
     #expect(early.loader.source == "first")
-    #expect(early.$loader.rule?.line == firstLine)
-    #expect(late.$loader.rule?.line != firstLine)
-    #expect(late.$loader.rule?.line != nil)
+    #expect(early.$loader.rule?.source == firstSource)
+    #expect(late.$loader.rule?.source != firstSource)
+    #expect(late.$loader.rule?.isDefaultInitializer == false)
   }
 
   @Test func testAssignedValueHasNoRuleAndResetForgetsIt() {
@@ -119,7 +119,7 @@ struct FirstReadStorageTests {
         first.$settings.rule?.isRootDefault == true
       else { failExitTest("a rule was lost: \(String(describing: first.$loader.rule))") }
       let manager = first.manager
-      registry.resetSingletons()
+      registry.resetAllScopes()
       guard StoredScreen().manager !== manager, first.manager !== manager else {
         failExitTest("resetSingletons kept the instance")
       }
@@ -145,7 +145,7 @@ struct FirstReadStorageTests {
       guard screen.$manager.rule?.scope == .singleton else {
         failExitTest("the singleton's rule is unknown")
       }
-      registry.removeAll()
+      registry.unregisterAll()
       screen.$manager.reset()
       guard manager == nil else {
         failExitTest("the pin of the removed registration kept its singleton alive")

@@ -152,7 +152,7 @@ struct OverrideTests {
     let registry = InitializerRegistry()
     registry.register(Cache.self, scope: .singleton) { _ in Cache() }
     let first = try registry.resolve(Cache.self, for: ProjectsViewController())
-    registry.resetSingletons()
+    registry.resetAllScopes()
     let second = try registry.resolve(Cache.self, for: ProjectsViewController())
     #expect(first !== second)
     #expect(try registry.resolve(Cache.self, for: ProjectsViewController()) === second)

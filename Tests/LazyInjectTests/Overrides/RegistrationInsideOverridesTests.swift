@@ -38,11 +38,11 @@ struct RegistrationInsideOverridesTests {
     let shared = try registry.resolve(Tally.self, for: Screen())
     try registry.withOverrides { _ in
     } operation: {
-      registry.resetSingletons()
+      registry.resetAllScopes()
       let inside = try registry.resolve(Tally.self, for: Screen())
       #expect(inside === shared)
     }
-    registry.resetSingletons()
+    registry.resetAllScopes()
     #expect(try registry.resolve(Tally.self, for: Screen()) !== shared)
   }
 
@@ -51,7 +51,7 @@ struct RegistrationInsideOverridesTests {
     try registry.withOverrides {
       $0.register(Greeter.self) { _ in Greeter("layer") }
     } operation: {
-      registry.removeAll()
+      registry.unregisterAll()
       let greeter = try registry.resolve(Greeter.self, for: Screen())
       #expect(greeter.text == "production")
     }

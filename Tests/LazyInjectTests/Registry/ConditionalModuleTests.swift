@@ -47,8 +47,8 @@ struct ConditionalModuleTests {
   @Test func testConditionsReadArgumentsEnvironmentBuildAndClosures() {
     #expect(ModuleCondition.launchArgument(passedArgument).isMet)
     #expect(!ModuleCondition.launchArgument(absentArgument).isMet)
-    #expect(!ModuleCondition.environment("LAZYINJECT_NEVER_SET", "1").isMet)
-    #expect(ModuleCondition("always") { true }.isMet)
+    #expect(!ModuleCondition.environment("LAZYINJECT_NEVER_SET", equals: "1").isMet)
+    #expect(ModuleCondition("always", isMet: { true }).isMet)
     #if DEBUG
       #expect(ModuleCondition.debugBuild.isMet)
     #else
@@ -60,8 +60,8 @@ struct ConditionalModuleTests {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       setenv("LAZYINJECT_UI_TESTING", "1", 1)
-      guard ModuleCondition.environment("LAZYINJECT_UI_TESTING", "1").isMet,
-        !ModuleCondition.environment("LAZYINJECT_UI_TESTING", "0").isMet
+      guard ModuleCondition.environment("LAZYINJECT_UI_TESTING", equals: "1").isMet,
+        !ModuleCondition.environment("LAZYINJECT_UI_TESTING", equals: "0").isMet
       else { failExitTest("the environment condition misread LAZYINJECT_UI_TESTING=1") }
     }
   }

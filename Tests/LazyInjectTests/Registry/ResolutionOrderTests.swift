@@ -99,7 +99,7 @@ struct ResolutionOrderTests {
     let registry = InitializerRegistry()
     registry.register(Loader.self) { _ in Loader("root") }
     registry.register(DefaultBuilt.self, in: ViewController.self) { _ in DefaultBuilt() }
-    registry.removeAll()
+    registry.unregisterAll()
     let error = try #require(throws: ResolutionError.self) {
       try registry.resolve(Loader.self, for: ViewController())
     }

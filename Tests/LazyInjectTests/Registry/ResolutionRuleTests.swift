@@ -69,7 +69,7 @@ struct ResolutionRuleTests {
   @Test func removeAllRemovesRulesForOneProperty() throws {
     registry.register(\Screen.$logger) { _ in Logger("property") }
     registry.register(Logger.self) { _ in Logger("type") }
-    registry.removeAll()
+    registry.unregisterAll()
     #expect(registry.description == "InitializerRegistry, 0 registrations")
   }
 

@@ -98,7 +98,7 @@ struct AsyncInitializerTests {
       #expect(opened.value == 1)
       #expect(first.$database.rule?.isAsync == true)
       // Prepared again: kept already, not rebuilt.
-      try await registry.prepare(Database.self)
+      try await registry.prepare()
       #expect(opened.value == 1)
     }
   }
@@ -316,18 +316,6 @@ struct AsyncInitializerTests {
     }
   }
 
-  @Test func prepareOfATypeWithNoAsyncRuleWithNoSenderThrows() async throws {
-    try await registry.withOverrides {
-      $0.register(Database.self) { _ in Database(serial: 1) }
-    } operation: {
-      let error = try await #require(throws: ResolutionError.self) {
-        try await registry.prepare(Database.self)
-      }
-      #expect(error.description.contains("has no async rule with no sender"))
-      #expect(error.description.contains("its rules:"))
-    }
-  }
-
   @Test func cancellingThePreparationCancelsItsInitializers() async throws {
     await #expect(processExitsWith: .success) {
       startWatchdog()
@@ -452,15 +440,15 @@ struct AsyncInitializerTests {
       startWatchdog()
       let registry = InitializerRegistry.shared
       registry.register(Database.self, scope: .singleton) {
-        try await registry.prepare(Avatar.self)
+        _ = try await ProfileScreen().$avatar.load()
         return Database(serial: 1)
       }
       registry.register(Avatar.self, scope: .singleton) {
-        try await registry.prepare(Database.self)
+        _ = try await DatabaseScreen().$database.load()
         return Avatar(owner: 1)
       }
-      async let database = outcome { try await registry.prepare(Database.self) }
-      async let avatar = outcome { try await registry.prepare(Avatar.self) }
+      async let database = outcome { _ = try await DatabaseScreen().$database.load() }
+      async let avatar = outcome { _ = try await ProfileScreen().$avatar.load() }
       for error in [await database, await avatar] {
         guard let error = error as? ResolutionError else {
           failExitTest("no cycle reported: \(String(describing: error))")
@@ -497,7 +485,7 @@ struct AsyncInitializerTests {
         return Database(serial: 1)
       }
     } operation: {
-      try await registry.prepare(Database.self)
+      try await registry.prepare()
       #expect(onMain.value)
     }
   }

@@ -7,12 +7,12 @@ import Testing
 @MainActor
 struct AsyncServicesTests {
   @Test func testPreparedSessionIsReadAsAPlainProperty() async throws {
-    try await InitializerRegistry.shared.prepare(Session.self)
+    try await InitializerRegistry.shared.prepare()
     #expect(ProfileViewModel().session.user == "ada")
   }
 
   @Test func testModelLoadsItsAvatarOnceAndThenReadsIt() async throws {
-    try await InitializerRegistry.shared.prepare(Session.self)
+    try await InitializerRegistry.shared.prepare()
     let model = ProfileViewModel()
     #expect(model.$avatar.isResolved == false)
     try await model.loadAvatar()
