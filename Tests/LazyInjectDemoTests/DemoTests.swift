@@ -198,17 +198,22 @@ struct DemoTests {
     #expect(first == second)
   }
 
-  @Test func testSessionSceneResetsTheSessionAtLogOutAndKeepsTheSingleton() async throws {
+  @Test func testSessionSceneReleasesTheSessionFromEveryHolderAtLogOut() async throws {
     let lines = try await lines(of: "session")
     #expect(
       lines.contains(
-        "  AccountViewController #1 and AccountViewController #2 share UserSession #1: true"))
+        "  AccountViewController #1, AccountViewController #2 and the shell share UserSession #1:"
+          + " true"))
     let logOut = try index(of: "Log-out:", in: lines)
-    #expect(lines[logOut...].contains("  UserSession #1 released"))
-    #expect(lines.contains("  AccountViewController #3 gets UserSession #2, for Grace"))
+    let released = try index(of: "  UserSession #1 released", in: lines)
+    #expect(released == logOut + 1)  // At the reset, though the screens and the shell live on.
+    #expect(lines.contains("  The shell's session is resolved: false"))
+    #expect(lines.contains("  Sessions still held after the log-out: 0"))
+    #expect(lines.contains("  The shell shows UserSession #2, for Grace"))
+    #expect(lines.contains("  AccountViewController #3 gets it too: true"))
     #expect(lines.contains("  The RequestManager singleton is untouched: true"))
     let lastLogOut = try index(of: "Grace logs out", in: lines)
-    #expect(lines[lastLogOut...].contains("  UserSession #2 released"))  // Not in the next scene.
+    #expect(lines[lastLogOut...].contains("  UserSession #2 released"))
   }
 
   @Test func testWeakCoordinatorSceneReleasesTheFlowTheScreenPointsTo() async throws {

@@ -201,9 +201,23 @@ import _LazyInjectShims
 extension Lazy: _LazyStorage {
   static var valueType: Any.Type { Value.self }
   static var isWeak: Bool { false }
+
+  static func value(in container: AnyObject, at offset: Int) -> Any? {
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    // The property's storage is its one stored property, the slot.
+    let slot = _LazySlot(
+      (UnsafeMutableRawPointer(mutating: object) + offset).assumingMemoryBound(to: AnyObject?.self))
+    SlotLock.lock(object)
+    defer { SlotLock.unlock(object) }
+    let content = SlotWord.content(
+      of: slot.word, marker: _lazyinject_in_flight_marker(),
+      storesObject: isSingleReference(Value.self))
+    return content.isValue ? _value(at: slot.word, content) : nil
+  }
 }
 
 extension WeakLazy: _LazyStorage {
   static var valueType: Any.Type { Value?.self }
   static var isWeak: Bool { true }
+  static func value(in container: AnyObject, at offset: Int) -> Any? { nil }  // Holds nothing.
 }

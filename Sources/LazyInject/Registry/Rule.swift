@@ -308,4 +308,6 @@ internal enum ValueOrigin {
     case .defaultInitializer(let type): .defaultInitializer(of: type)
     }
   }
+
+  var source: RuleSource? { if case .registration(let source) = self { source } else { nil } }
 }

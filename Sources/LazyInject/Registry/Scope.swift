@@ -91,6 +91,15 @@ internal struct InstanceStore {
   /// The handles of shared values handed to one read without being kept, by scope, held weakly:
   /// a reset of the scope empties them too.
   private var handedOut: [Scope: [Handle]] = [:]
+  /// The class instances resets released, by scope, held weakly: what still holds one after a
+  /// logout is out of LazyInject's reach (see `released(of:)`).
+  private var released: [Scope: [Released]] = [:]
+
+  /// An instance a reset released, and its rule.
+  private struct Released {
+    weak var object: AnyObject?
+    let rule: RuleSource
+  }
 
   private struct Kept {
     /// Keeps the registration, so that its identifier is not reused while the entry lives.
@@ -190,8 +199,25 @@ internal struct InstanceStore {
     let handles =
       dropped.values.flatMap { $0.handles.values.compactMap(\.box) }
       + scopes.flatMap { handedOut.removeValue(forKey: $0)?.compactMap(\.box) ?? [] }
+    let instances =
+      dropped.values.map { ($0.object ?? $0.weakObject, $0.registration.source) }
+      + handles.map { ($0.instance, $0.origin?.source) }
+    for scope in scopes { released[scope]?.removeAll { $0.object == nil } }
+    for case (let object?, let rule?) in instances
+    where !(released[rule.scope] ?? []).contains(where: { $0.object === object }) {
+      released[rule.scope, default: []].append(Released(object: object, rule: rule))
+    }
     return (Array(dropped.values), handles)
   }
+
+  /// The class instances that resets of `scope` released and that are still alive, with their
+  /// rules.
+  func released(of scope: Scope) -> [(AnyObject, RuleSource)] {
+    released[scope, default: []].compactMap { entry in entry.object.map { ($0, entry.rule) } }
+  }
+
+  /// Every instance kept, of every scope.
+  var keptInstances: [Any] { kept.values.compactMap { $0.value ?? $0.weakObject } }
 
   /// How many times `scope` was reset.
   func generation(of scope: Scope) -> Int { generations[scope, default: 0] }

@@ -66,6 +66,11 @@ internal protocol _UsesRecord: AnyObject { var uses: LayersUsed { get } }
     CreationLayers.current.map { _LazyObjectBox(0, nil, LayersUsed(), $0) }
   }
 
+  /// An emptied handle of a value of the rule `origin`: its slot is unresolved.
+  internal static func emptied(origin: RuleSource) -> _LazyObjectBox {
+    _LazyObjectBox(0, .registration(origin), LayersUsed(), nil)
+  }
+
   private init(
     _ word: UInt, _ origin: ValueOrigin?, _ uses: LayersUsed, _ creation: CreationLayers?
   ) {
@@ -75,6 +80,14 @@ internal protocol _UsesRecord: AnyObject { var uses: LayersUsed { get } }
 
   deinit {
     UnsafeRawPointer(bitPattern: word).map { Unmanaged<AnyObject>.fromOpaque($0).release() }
+  }
+
+  /// The class instance the handle holds, if its value is one: under the state lock of the
+  /// registry that keeps the handle, which alone empties it.
+  internal var instance: AnyObject? {
+    UnsafeRawPointer(bitPattern: word).map {
+      Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue()
+    }.flatMap { $0 is any _UsesRecord ? nil : $0 }
   }
 
   /// The class of the object at `word`, as a word (`type(of:)`: the compiler's own load of the

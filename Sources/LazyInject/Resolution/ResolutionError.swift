@@ -200,7 +200,8 @@ extension ResolutionError {
       ?? "load() is building it with an async initializer, which a synchronous read never waits for"
     return ResolutionError(
       .requiresLoad,
-      "LazyInject cannot build \(what) synchronously: \(why).\nFix: prepare it at launch (`try"
+      "LazyInject cannot build \(what) synchronously: \(why).\nFix: prepare it at launch, and"
+        + " again after each reset of its scope, such as at login (`try"
         + " await InitializerRegistry.shared.prepare()`, for a rule with no sender whose scope"
         + " keeps its instance), or load the property from async code before reading it (`try"
         + " await object.$property.load()`).")

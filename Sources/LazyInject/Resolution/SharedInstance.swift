@@ -218,6 +218,9 @@ extension InitializerRegistry {
         throw ResolutionError.weakScopeRequiresClass(
           rule: registration.rule, valueType: type(of: unwrappingOptionals(value) ?? value))
       }
+      // Built across a reset of its scope: it goes to the read that asked before the reset, and
+      // its slot stays unresolved, so that no read after the reset returns it.
+      guard !wasReset else { return handle.map { _ in .emptied(origin: registration.source) } }
       return handle.flatMap {
         self.share(value, of: registration, in: &state, $0, uses, isKept: keeper != nil)
       }
@@ -345,6 +348,17 @@ extension InitializerRegistry {
   /// and custom scopes are reset too.
   @available(*, deprecated, renamed: "resetAllScopes()")
   public func resetSingletons() { resetAllScopes() }
+
+  /// The class instances that resets of `scope` released and that are still alive, with their
+  /// rules, and the instances kept of every scope: for `heldInstances(afterResetOf:)`.
+  package func released(of scope: Scope) -> (released: [(AnyObject, Rule)], kept: [Any]) {
+    changeTargets.reduce(into: ([], [])) { found, target in
+      target.withState { state in
+        found.released += state.instances.released(of: scope).map { ($0, $1.rule) }
+        found.kept += state.instances.keptInstances
+      }
+    }
+  }
 
   /// Resets `scope` (every scope if nil) in every registry of `changeTargets`.
   private func resetInstances(of scope: Scope?) {

@@ -104,6 +104,12 @@ package struct LazyField {
   /// The name, or a phrase that says why it is missing.
   package var displayName: String { name ?? StoredField.unnamed }
 
+  /// The value the property holds in `container`, if resolved; nil for `@WeakLazy`, which keeps
+  /// nothing alive.
+  package func value(in container: AnyObject) -> Any? {
+    (storageType as? any _LazyStorage.Type)?.value(in: container, at: offset)
+  }
+
   /// The `@Lazy` and `@WeakLazy` properties of `containerClass` and its superclasses,
   /// superclasses' first, in declaration order.
   package static func fields(of containerClass: AnyClass) throws(StoredField.Unreadable)
@@ -139,6 +145,8 @@ internal protocol _LazyStorage {
   /// The type the property resolves.
   static var valueType: Any.Type { get }
   static var isWeak: Bool { get }
+  /// What the property at `offset` in `container` holds, read under its slot lock.
+  static func value(in container: AnyObject, at offset: Int) -> Any?
 }
 
 /// `containerClass` and its superclasses, nearest first: the order rules are searched in.

@@ -22,6 +22,11 @@ enum SignIn {
   static var user = "Ada"
 }
 
+/// The part of the app that outlives sessions: it shows who is signed in.
+final class AppShell {
+  @Lazy var session: UserSession
+}
+
 /// A screen of the signed-in part of the app.
 final class AccountViewController: ViewController {
   @Lazy var session: UserSession
