@@ -13,7 +13,7 @@ import Testing
 // are installed all the same.
 
 struct AutomaticModuleTests {
-  @Test func testRegistrationMadeBeforeAnyResolutionWinsOverTheModules() async {
+  @Test func registrationMadeBeforeAnyResolutionWinsOverTheModules() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       InitializerRegistry.shared.registerOnMainActor(
@@ -26,7 +26,7 @@ struct AutomaticModuleTests {
     }
   }
 
-  @Test func testQueriesSeeTheModulesBeforeAnyResolution() async {
+  @Test func queriesSeeTheModulesBeforeAnyResolution() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       let registry = InitializerRegistry.shared
@@ -44,7 +44,7 @@ struct AutomaticModuleTests {
     }
   }
 
-  @Test func testOverridesSeeTheModulesBeforeAnyResolution() async {
+  @Test func overridesSeeTheModulesBeforeAnyResolution() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       let registry = InitializerRegistry.shared
@@ -58,7 +58,7 @@ struct AutomaticModuleTests {
     }
   }
 
-  @Test func testFirstTouchesFromManyThreadsInstallOnceAndTheExplicitRegistrationWins() async {
+  @Test func firstTouchesFromManyThreadsInstallOnceAndTheExplicitRegistrationWins() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       let registry = InitializerRegistry.shared
@@ -84,7 +84,7 @@ struct AutomaticModuleTests {
     }
   }
 
-  @Test func testModulesAreInstalledWhenSharedIsFirstUsedOnABackgroundThread() async {
+  @Test func modulesAreInstalledWhenSharedIsFirstUsedOnABackgroundThread() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       let done = DispatchSemaphore(value: 0)

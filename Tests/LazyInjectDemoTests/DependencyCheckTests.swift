@@ -10,7 +10,7 @@ import Testing
 // making any object.
 
 struct DependencyCheckTests {
-  @Test func testEveryClassOfTheDemoCanResolveItsProperties() async throws {
+  @Test func everyClassOfTheDemoCanResolveItsProperties() async throws {
     let report = try InitializerRegistry.shared.validate(classesIn: "LazyInjectDemo")
     #expect(report.checkedClasses.contains("LazyInjectDemo.AdminUsersViewController"))
     #expect(report.checkedClasses.contains("LazyInjectDemo.NewsFetcher"))
@@ -18,7 +18,7 @@ struct DependencyCheckTests {
     #expect(report.skippedGenericClasses.isEmpty)
   }
 
-  @Test @MainActor func testGraphArgumentPrintsTheGraphInEitherLanguage() async throws {
+  @Test @MainActor func graphArgumentPrintsTheGraphInEitherLanguage() async throws {
     #expect(await Demo.run(arguments: ["--graph"], echo: false) == 0)
     #expect(await Demo.run(arguments: ["--graph", "dot"], echo: false) == 0)
     #expect(await Demo.run(arguments: ["--graph", "svg"], echo: false) == 1)
@@ -31,7 +31,7 @@ struct DependencyCheckTests {
     #expect(!dot.contains("missing"))
   }
 
-  @Test func testReadmeShowsTheGraphTheDemoPrints() async throws {
+  @Test func readmeShowsTheGraphTheDemoPrints() async throws {
     let readme = try String(
       contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(

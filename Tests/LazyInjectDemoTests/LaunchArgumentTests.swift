@@ -31,7 +31,7 @@ private func runDemo(_ arguments: [String]) throws -> String? {
 // The UI-testing module is switched on by the process's launch argument, read when the registry
 // is first used: a fresh process of the demo, launched as UI tests launch an app.
 struct LaunchArgumentTests {
-  @Test func testUITestingArgumentSwitchesTheNetworkToMocks() throws {
+  @Test func uiTestingArgumentSwitchesTheNetworkToMocks() throws {
     let output = try #require(try runDemo(["mocks", "--ui-testing"]), "no LazyInjectDemo binary")
     #expect(output.contains("Launched with --ui-testing: UITestingInitializers is installed."))
     let production = try #require(output.components(separatedBy: "Production:").last)
@@ -39,7 +39,7 @@ struct LaunchArgumentTests {
     #expect(!output.contains("LazyInject warning"))
   }
 
-  @Test func testWithoutTheArgumentTheNetworkIsProduction() throws {
+  @Test func withoutTheArgumentTheNetworkIsProduction() throws {
     let output = try #require(try runDemo(["mocks"]), "no LazyInjectDemo binary")
     #expect(!output.contains("Launched with --ui-testing"))
     #expect(output.contains("  RequestManager #1 built"))

@@ -24,7 +24,7 @@ final class TwoLoggersScreen {
 }
 
 struct DiagnosticsTruthTests {
-  @Test func testLazyReadFailureNamesThePropertyNotOnlyItsType() async throws {
+  @Test func lazyReadFailureNamesThePropertyNotOnlyItsType() async throws {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         startWatchdog()
@@ -37,7 +37,7 @@ struct DiagnosticsTruthTests {
           + " LazyInjectTests.TwoLoggersScreen.debugLogger."))
   }
 
-  @Test func testValidateNamesEachPropertyOfTheSameType() throws {
+  @Test func validateNamesEachPropertyOfTheSameType() throws {
     let error = try #require(throws: ResolutionError.self) {
       try InitializerRegistry().validate(UsersViewController())
     }
@@ -45,7 +45,7 @@ struct DiagnosticsTruthTests {
     #expect(error.description.contains("  - LazyInjectTests.UsersViewController.debugLogger:"))
   }
 
-  @Test func testExplainShowsTheRegistrysRuleShadowedByAnOverrideRootDefault() throws {
+  @Test func explainShowsTheRegistrysRuleShadowedByAnOverrideRootDefault() throws {
     let registry = InitializerRegistry()
     registry.register(Logger.self, in: UsersViewController.self) { _ in Logger() }
     let text = registry.withOverrides {
@@ -63,7 +63,7 @@ struct DiagnosticsTruthTests {
     #expect(!registrySection.contains("UsersViewController: no registration"))
   }
 
-  @Test func testMissForAnExistentialSuggestsTheRegisteredConformingType() throws {
+  @Test func missForAnExistentialSuggestsTheRegisteredConformingType() throws {
     let registry = InitializerRegistry()
     registry.register(ResourceLoader.self) { _ in ResourceLoader() }
     registry.register(Session.self) { _ in Session() }
@@ -75,7 +75,7 @@ struct DiagnosticsTruthTests {
     #expect(!error.description.contains("LazyInjectTests.Session root default"))
   }
 
-  @Test func testMissForATypeSuggestsItsRegisteredOptional() throws {
+  @Test func missForATypeSuggestsItsRegisteredOptional() throws {
     let registry = InitializerRegistry()
     registry.register(Session?.self) { _ in Session() }
     let error = try #require(throws: ResolutionError.self) {
@@ -123,7 +123,7 @@ private final class ReassignedScreen: InjectionObserving, @unchecked Sendable {
 }
 
 struct InjectionObservingTruthTests {
-  @Test func testObserverHearsNothingWhenAnAssignmentReplacedTheValueBeingBuilt() {
+  @Test func observerHearsNothingWhenAnAssignmentReplacedTheValueBeingBuilt() {
     InitializerRegistry.shared.register(Token.self, in: ReassignedScreen.self) { sender in
       sender.token = sender.assigned
       return Token("built")
@@ -140,7 +140,7 @@ struct InjectionObservingTruthTests {
 
   // Under the thread sanitizer, a notification that read the other slots through reflection
   // (without their lock) raced with the assignments on the other thread.
-  @Test func testNotificationNamesThePropertyWithoutReadingOtherProperties() {
+  @Test func notificationNamesThePropertyWithoutReadingOtherProperties() {
     InitializerRegistry.shared.register(Session.self, in: ObservedScreen.self) { _ in Session() }
     for _ in 0..<200 {
       let screen = ObservedScreen()
@@ -157,7 +157,7 @@ struct InjectionObservingTruthTests {
 }
 
 struct NearMissNoiseTests {
-  @Test func testMissForAnyListsNoRegistrationAsNear() throws {
+  @Test func missForAnyListsNoRegistrationAsNear() throws {
     let registry = InitializerRegistry()
     registry.register(Session.self) { _ in Session() }
     let error = try #require(throws: ResolutionError.self) {

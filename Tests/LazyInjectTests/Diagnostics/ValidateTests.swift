@@ -42,7 +42,7 @@ struct ValidateTests {
     Self.registrations
   }
 
-  @Test func testValidateListsEveryMissingPropertyAtOnceAndBuildsNothing() throws {
+  @Test func validateListsEveryMissingPropertyAtOnceAndBuildsNothing() throws {
     let before = builtCount.value
     let error = try #require(throws: ResolutionError.self) {
       try InitializerRegistry.shared.validate(Screen())
@@ -61,20 +61,20 @@ struct ValidateTests {
     #expect(!error.description.contains("buildable:"))
   }
 
-  @Test func testValidatePassesWhenEverythingResolves() throws {
+  @Test func validatePassesWhenEverythingResolves() throws {
     let before = builtCount.value
     try InitializerRegistry.shared.validate(CompleteScreen())
     #expect(builtCount.value == before)
   }
 
-  @Test func testValidateSkipsPropertiesThatHoldAValue() throws {
+  @Test func validateSkipsPropertiesThatHoldAValue() throws {
     let screen = Screen()
     screen.missing = MissingTwo()
     screen.missingInBase = MissingOne()
     try InitializerRegistry.shared.validate(screen)
   }
 
-  @Test func testValidateCountsOverrides() throws {
+  @Test func validateCountsOverrides() throws {
     try InitializerRegistry.shared.withOverrides { overrides in
       overrides.register(MissingOne.self) { _ in MissingOne() }
       overrides.register(MissingTwo.self) { _ in MissingTwo() }

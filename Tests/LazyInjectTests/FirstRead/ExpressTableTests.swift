@@ -48,7 +48,7 @@ private func warmUp(_ count: Int = 3) -> Dashboard {
 }
 
 struct ExpressTableTests {
-  @Test func testResetSingletonsIsSeenByTheNextExpressRead() async {
+  @Test func resetSingletonsIsSeenByTheNextExpressRead() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       let registry = InitializerRegistry.shared
@@ -65,7 +65,7 @@ struct ExpressTableTests {
     }
   }
 
-  @Test func testRegistrationChangesAreSeenByTheNextExpressRead() async {
+  @Test func registrationChangesAreSeenByTheNextExpressRead() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       let registry = InitializerRegistry.shared
@@ -92,7 +92,7 @@ struct ExpressTableTests {
     }
   }
 
-  @Test func testTracerAndOverridesApplyAfterExpressReads() async {
+  @Test func tracerAndOverridesApplyAfterExpressReads() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       let registry = InitializerRegistry.shared
@@ -117,7 +117,7 @@ struct ExpressTableTests {
     }
   }
 
-  @Test func testObserverHearsExpressReads() async {
+  @Test func observerHearsExpressReads() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       let registry = InitializerRegistry.shared
@@ -133,7 +133,7 @@ struct ExpressTableTests {
     }
   }
 
-  @Test func testInitializerReadingItsOwnPropertyIsACycleOnTheExpressPath() async throws {
+  @Test func initializerReadingItsOwnPropertyIsACycleOnTheExpressPath() async throws {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         startWatchdog()
@@ -158,7 +158,7 @@ struct ExpressTableTests {
     #expect(output.contains("dependency cycle"))
   }
 
-  @Test func testReadsRacingResetsAndReplacementsGetLiveValues() async {
+  @Test func readsRacingResetsAndReplacementsGetLiveValues() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       let registry = InitializerRegistry.shared

@@ -55,7 +55,7 @@ private func paths(
 
 @Suite(.enabled(if: FirstReadProbe.isRecording, "only debug builds record first-read paths"))
 struct FirstReadPathTests {
-  @Test func testUniqueRegistrationMovesFromTheRegistryToTheExpressTable() async {
+  @Test func uniqueRegistrationMovesFromTheRegistryToTheExpressTable() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       InitializerRegistry.shared.register(Meter.self) { _ in Meter() }
@@ -68,7 +68,7 @@ struct FirstReadPathTests {
     }
   }
 
-  @Test func testSingletonIsBuiltThenKeptThenFoundInTheExpressTable() async {
+  @Test func singletonIsBuiltThenKeptThenFoundInTheExpressTable() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       InitializerRegistry.shared.register(Meter.self, scope: .singleton) { _ in Meter() }
@@ -82,7 +82,7 @@ struct FirstReadPathTests {
     }
   }
 
-  @Test func testEveryChangeThatCanReleaseWhatAnEntryNamesEmptiesTheTable() async {
+  @Test func everyChangeThatCanReleaseWhatAnEntryNamesEmptiesTheTable() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       let registry = InitializerRegistry.shared
@@ -127,7 +127,7 @@ struct FirstReadPathTests {
     }
   }
 
-  @Test func testReadAfterADroppedSingletonTakesTheGeneralPathAndBuildsAgain() async {
+  @Test func readAfterADroppedSingletonTakesTheGeneralPathAndBuildsAgain() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       let registry = InitializerRegistry.shared
@@ -143,7 +143,7 @@ struct FirstReadPathTests {
     }
   }
 
-  @Test func testTracerTurnsTheExpressPathOffWhileItIsSet() async {
+  @Test func tracerTurnsTheExpressPathOffWhileItIsSet() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       let registry = InitializerRegistry.shared
@@ -158,7 +158,7 @@ struct FirstReadPathTests {
     }
   }
 
-  @Test func testFirstOverrideLayerTurnsTheExpressPathOffForTheProcess() async {
+  @Test func firstOverrideLayerTurnsTheExpressPathOffForTheProcess() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       let registry = InitializerRegistry.shared
@@ -172,7 +172,7 @@ struct FirstReadPathTests {
     }
   }
 
-  @Test func testOnlyPairsWithAPropertyRuleLeaveTheExpressPath() async {
+  @Test func onlyPairsWithAPropertyRuleLeaveTheExpressPath() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       let registry = InitializerRegistry.shared
@@ -196,7 +196,7 @@ struct FirstReadPathTests {
     }
   }
 
-  @Test func testDefaultInitializableTypeTakesTheGeneralPath() async {
+  @Test func defaultInitializableTypeTakesTheGeneralPath() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       let seen = (0..<3).map { _ -> FirstReadPath? in

@@ -37,7 +37,7 @@ private final class SettingsScreen {
 private final class Witness: Sendable {}
 
 struct FirstReadStorageTests {
-  @Test func testBoxedValueDoesNotKeepItsRemovedRegistrationAlive() {
+  @Test func boxedValueDoesNotKeepItsRemovedRegistrationAlive() {
     let registry = InitializerRegistry.shared
     var witness: Witness? = Witness()
     weak let watched = witness
@@ -52,7 +52,7 @@ struct FirstReadStorageTests {
     #expect(screen.$settings.rule?.containerTypeName?.hasSuffix("SettingsScreen") == true)
   }
 
-  @Test func testRuleOfAnEarlierValueSurvivesAReplacementRegistration() {
+  @Test func ruleOfAnEarlierValueSurvivesAReplacementRegistration() {
     let registry = InitializerRegistry.shared
     registry.register(Loader.self, in: StoredScreen.self) { _ in Loader("first") }
     let early = StoredScreen()
@@ -68,7 +68,7 @@ struct FirstReadStorageTests {
     #expect(late.$loader.rule?.isDefaultInitializer == false)
   }
 
-  @Test func testAssignedValueHasNoRuleAndResetForgetsIt() {
+  @Test func assignedValueHasNoRuleAndResetForgetsIt() {
     let screen = StoredScreen()
     #expect(!screen.$parser.isResolved)
     screen.parser = Parser()
@@ -80,7 +80,7 @@ struct FirstReadStorageTests {
     #expect(screen.$parser.rule?.isDefaultInitializer == true)
   }
 
-  @Test func testOverrideValueNamesTheLayerAfterTheLayerEnds() {
+  @Test func overrideValueNamesTheLayerAfterTheLayerEnds() {
     InitializerRegistry.shared.register(Loader.self, in: StoredSubscreen.self) { _ in
       Loader("production")
     }
@@ -98,7 +98,7 @@ struct FirstReadStorageTests {
     #expect(before.$loader.rule?.overrideDepth == 0)
   }
 
-  @Test func testExpressPathKeepsRulesSingletonsAndResetsInAFreshProcess() async {
+  @Test func expressPathKeepsRulesSingletonsAndResetsInAFreshProcess() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       let registry = InitializerRegistry.shared
@@ -135,7 +135,7 @@ struct FirstReadStorageTests {
     }
   }
 
-  @Test func testRemovedSingletonIsReleasedThoughItsRuleIsStillKnown() async {
+  @Test func removedSingletonIsReleasedThoughItsRuleIsStillKnown() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       let registry = InitializerRegistry.shared

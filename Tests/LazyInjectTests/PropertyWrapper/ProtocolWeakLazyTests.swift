@@ -50,7 +50,7 @@ private let registrations: Void = {
 struct ProtocolWeakLazyTests {
   init() { registrations }
 
-  @Test func testProtocolTypedPropertyResolvesAndDoesNotKeepTheInstanceAlive() {
+  @Test func protocolTypedPropertyResolvesAndDoesNotKeepTheInstanceAlive() {
     let flow = PaymentFlow()
     var host: HostScreen? = HostScreen("cart")
     weak let released = host
@@ -63,7 +63,7 @@ struct ProtocolWeakLazyTests {
     #expect(flow.delegate == nil)
   }
 
-  @Test func testNonOptionalRuleOfTheProtocolApplies() {
+  @Test func nonOptionalRuleOfTheProtocolApplies() {
     let host = HostScreen("root default")
     InitializerRegistry.shared.withOverrides {
       $0.register((any FlowDelegate).self) { _ in host }
@@ -72,7 +72,7 @@ struct ProtocolWeakLazyTests {
     }
   }
 
-  @Test func testAssignedInstanceIsHeldWeakly() {
+  @Test func assignedInstanceIsHeldWeakly() {
     let flow = RefundFlow()
     var host: HostScreen? = HostScreen("assigned")
     flow.delegate = host
@@ -81,7 +81,7 @@ struct ProtocolWeakLazyTests {
     #expect(flow.delegate == nil)
   }
 
-  @Test func testConcurrentFirstReadsBuildOneInstance() {
+  @Test func concurrentFirstReadsBuildOneInstance() {
     let built = Counter()
     let kept = Locked<[HostScreen]>([])
     InitializerRegistry.shared.withOverrides {
@@ -103,7 +103,7 @@ struct ProtocolWeakLazyTests {
     }
   }
 
-  @Test func testObserverHearsTheProtocolTypedProperty() {
+  @Test func observerHearsTheProtocolTypedProperty() {
     let host = HostScreen("observed")
     InitializerRegistry.shared.withOverrides {
       $0.register((any FlowDelegate).self) { _ in host }
@@ -114,7 +114,7 @@ struct ProtocolWeakLazyTests {
     }
   }
 
-  @Test func testAnyObjectPropertyResolves() {
+  @Test func anyObjectPropertyResolves() {
     let host = HostScreen("any object")
     InitializerRegistry.shared.withOverrides {
       $0.register(AnyObject.self) { _ in host }
@@ -123,12 +123,12 @@ struct ProtocolWeakLazyTests {
     }
   }
 
-  @Test func testTakesNoMoreBytesThanAWeakVarOfTheProtocol() {
+  @Test func takesNoMoreBytesThanAWeakVarOfTheProtocol() {
     #expect(
       MemoryLayout<WeakLazy<any FlowDelegate>>.size <= MemoryLayout<WeakExistentialSlot>.size)
   }
 
-  @Test func testNonClassTypeStopsTheProgramWithTheFix() async throws {
+  @Test func nonClassTypeStopsTheProgramWithTheFix() async throws {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         startWatchdog()
@@ -139,7 +139,7 @@ struct ProtocolWeakLazyTests {
     #expect(output.contains("Fix: declare the property with @Lazy"))
   }
 
-  @Test func testMissingRuleOfAProtocolTypedPropertyIsNil() {
+  @Test func missingRuleOfAProtocolTypedPropertyIsNil() {
     #expect(RefundFlow().delegate == nil)
   }
 }

@@ -16,7 +16,7 @@ private final class ReportScreen {
 }
 
 struct DuplicateRegistrationTests {
-  @Test func testLaterRegistrationReplacesTheEarlierAndIsReported() throws {
+  @Test func laterRegistrationReplacesTheEarlierAndIsReported() throws {
     let registry = InitializerRegistry()
     let reports = Locked<[InitializerRegistry.DuplicateRegistration]>([])
     registry.duplicateRegistrationHandler = { duplicate in reports.withLock { $0.append(duplicate) }
@@ -38,7 +38,7 @@ struct DuplicateRegistrationTests {
         "replaces the registration at LazyInjectTests/DuplicateRegistrationTests.swift:"))
   }
 
-  @Test func testReplacedSingletonIsNamedInTheWarning() throws {
+  @Test func replacedSingletonIsNamedInTheWarning() throws {
     let registry = InitializerRegistry()
     let reports = Locked<[String]>([])
     registry.duplicateRegistrationHandler = { duplicate in
@@ -53,7 +53,7 @@ struct DuplicateRegistrationTests {
     #expect(descriptions.last?.contains("scope)") == false, "\(descriptions)")  // Same scope.
   }
 
-  @Test func testReplacedPropertyRuleIsReportedButTheOtherPropertysRuleIsNot() {
+  @Test func replacedPropertyRuleIsReportedButTheOtherPropertysRuleIsNot() {
     let registry = InitializerRegistry()
     let reports = Locked<[InitializerRegistry.DuplicateRegistration]>([])
     registry.duplicateRegistrationHandler = { duplicate in reports.withLock { $0.append(duplicate) }
@@ -66,7 +66,7 @@ struct DuplicateRegistrationTests {
     #expect(descriptions.first?.contains("replaces the registration") == true, "\(descriptions)")
   }
 
-  @Test func testSameTypeForAnotherContainerIsNoDuplicate() {
+  @Test func sameTypeForAnotherContainerIsNoDuplicate() {
     let registry = InitializerRegistry()
     let reports = Counter()
     registry.duplicateRegistrationHandler = { _ in reports.increment() }
@@ -75,7 +75,7 @@ struct DuplicateRegistrationTests {
     #expect(reports.value == 0)
   }
 
-  @Test func testOverrideLayersInheritTheHandler() {
+  @Test func overrideLayersInheritTheHandler() {
     let registry = InitializerRegistry()
     let reports = Counter()
     registry.duplicateRegistrationHandler = { _ in reports.increment() }
@@ -87,7 +87,7 @@ struct DuplicateRegistrationTests {
     #expect(reports.value == 1)
   }
 
-  @Test func testDefaultHandlerWarnsOnStandardErrorOncePerPairOfSites() async throws {
+  @Test func defaultHandlerWarnsOnStandardErrorOncePerPairOfSites() async throws {
     let result = try #require(
       await #expect(
         processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]

@@ -71,17 +71,17 @@ struct MainActorInitializerTests {
     Self.registrations
   }
 
-  @Test func testMainActorInitializerReadsItsSendersMainActorState() {
+  @Test func mainActorInitializerReadsItsSendersMainActorState() {
     let screen = AdminAccountsViewController()
     screen.title = "Admins"
     #expect(screen.progressView.title == "Admins")
   }
 
-  @Test func testMainActorRootDefaultReceivesTheSender() {
+  @Test func mainActorRootDefaultReceivesTheSender() {
     #expect(AccountsViewController().toast.owner.contains("AccountsViewController"))
   }
 
-  @Test func testRuleSaysTheInitializerRunsOnTheMainActor() throws {
+  @Test func ruleSaysTheInitializerRunsOnTheMainActor() throws {
     let screen = AccountsViewController()
     _ = screen.progressView
     let rule = try #require(screen.$progressView.rule)
@@ -89,7 +89,7 @@ struct MainActorInitializerTests {
     #expect(rule.description.contains("unique scope, main actor"))
   }
 
-  @Test func testMainActorTestRegistersASpyItKeepsAndInspectsAfterwards() {
+  @Test func mainActorTestRegistersASpyItKeepsAndInspectsAfterwards() {
     let spy = SpyAccountsLoader()
     InitializerRegistry.shared.withOverrides {
       $0.registerOnMainActor((any AccountsLoading).self) { _ in spy }
@@ -100,7 +100,7 @@ struct MainActorInitializerTests {
     #expect(AccountsViewController().loader.load() == ["live"])
   }
 
-  @Test func testResolvingOffTheMainActorThrowsNamingTheMainActor() throws {
+  @Test func resolvingOffTheMainActorThrowsNamingTheMainActor() throws {
     let screen = AccountsViewController()
     let outcome = Locked<String>("not run")
     runConcurrently(threads: 1) { _ in
@@ -117,7 +117,7 @@ struct MainActorInitializerTests {
     #expect(outcome.value.contains("LazyInjectTests.AccountsProgressView"))
   }
 
-  @Test func testRegistrationOnSharedInsideOverridesGoesToTheLayerOnly() {
+  @Test func registrationOnSharedInsideOverridesGoesToTheLayerOnly() {
     InitializerRegistry.shared.withOverrides { _ in
     } operation: {
       InitializerRegistry.shared.registerOnMainActor(
@@ -135,9 +135,9 @@ struct MainActorInitializerTests {
 // is first created) would go to this test's layer.
 struct TestNameTraitTests {
   @Test(.overrides { _ in })
-  func testTraitNamesTheTestItRuns() throws {
+  func traitNamesTheTestItRuns() throws {
     let name = try #require(InitializerRegistry.currentTestName)
-    #expect(name.contains("testTraitNamesTheTestItRuns"))
+    #expect(name.contains("traitNamesTheTestItRuns"))
   }
 }
 
@@ -155,7 +155,7 @@ final class TestNamedScreen {
 }
 
 struct MainActorFailureTests {
-  @Test func testLazyReadOffTheMainActorStopsNamingThePropertyAndTheMainActor() async throws {
+  @Test func lazyReadOffTheMainActorStopsNamingThePropertyAndTheMainActor() async throws {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         startWatchdog()
@@ -170,7 +170,7 @@ struct MainActorFailureTests {
     #expect(output.contains("must be read on the main actor"))
   }
 
-  @Test func testFailedReadUnderATestsLayerNamesTheTest() async throws {
+  @Test func failedReadUnderATestsLayerNamesTheTest() async throws {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         startWatchdog()
@@ -219,7 +219,7 @@ final class ProfileModel {
 
 @MainActor
 struct ObservationTests {
-  @Test func testObservableViewModelUsesASwappedDependencyAndNotifiesObservers() {
+  @Test func observableViewModelUsesASwappedDependencyAndNotifiesObservers() {
     InitializerRegistry.shared.registerOnMainActor((any ProfileAPI).self, in: ProfileModel.self) {
       _ in LiveProfileAPI()
     }
@@ -279,7 +279,7 @@ final class ObservedAccountsViewController: @MainActor InjectionObserving {
 
 @MainActor
 struct MainActorObservingTests {
-  @Test func testMainActorContainerHearsOfItsInjections() {
+  @Test func mainActorContainerHearsOfItsInjections() {
     InitializerRegistry.shared.registerOnMainActor(
       ToastPresenter.self, in: ObservedAccountsViewController.self
     ) { _ in ToastPresenter(owner: "observed") }

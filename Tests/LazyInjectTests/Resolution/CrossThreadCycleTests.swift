@@ -50,7 +50,7 @@ private struct Rendezvous: Sendable {
 }
 
 struct CrossThreadCycleTests {
-  @Test func testLazyCycleEnteredFromTwoThreadsStopsWithTheCycleAcrossThreads() async throws {
+  @Test func lazyCycleEnteredFromTwoThreadsStopsWithTheCycleAcrossThreads() async throws {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         startWatchdog()
@@ -84,7 +84,7 @@ struct CrossThreadCycleTests {
     #expect(output.contains("(being built on another thread)"))
   }
 
-  @Test func testSingletonCycleEnteredFromTwoThreadsThrowsInsteadOfHanging() async {
+  @Test func singletonCycleEnteredFromTwoThreadsThrowsInsteadOfHanging() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       let rendezvous = Rendezvous()
@@ -123,7 +123,7 @@ struct CrossThreadCycleTests {
     }
   }
 
-  @Test func testThreadWaitingForAMerelySlowBuildStillWaitsForItsValue() throws {
+  @Test func threadWaitingForAMerelySlowBuildStillWaitsForItsValue() throws {
     final class Slow: Sendable {}
     final class Holder {
       @Lazy var slow: Slow

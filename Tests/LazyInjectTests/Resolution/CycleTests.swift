@@ -20,7 +20,7 @@ final class CyclicScreen {
 }
 
 struct CycleTests {
-  @Test func testCycleThroughTwoInitializersIsReportedWithItsChain() throws {
+  @Test func cycleThroughTwoInitializersIsReportedWithItsChain() throws {
     let registry = InitializerRegistry()
     registry.register(Alpha.self) { [unowned registry] sender in
       _ = try registry.resolve(Beta.self, for: sender)
@@ -41,7 +41,7 @@ struct CycleTests {
     #expect(steps.last?.contains("Alpha in ") == true)
   }
 
-  @Test func testSingletonCycleAcrossContainersIsReported() throws {
+  @Test func singletonCycleAcrossContainersIsReported() throws {
     let registry = InitializerRegistry()
     registry.register(Alpha.self, scope: .singleton) { [unowned registry] _ in
       _ = try registry.resolve(Beta.self, for: Screen())
@@ -59,7 +59,7 @@ struct CycleTests {
     #expect(error.description.contains("Beta"))
   }
 
-  @Test func testEndlessChainOfNewContainersStopsAtTheDepthLimit() throws {
+  @Test func endlessChainOfNewContainersStopsAtTheDepthLimit() throws {
     let registry = InitializerRegistry()
     registry.register(Node.self) { [unowned registry] _ in
       Node(child: try registry.resolve(Node.self, for: Screen()))
@@ -71,7 +71,7 @@ struct CycleTests {
     #expect(error.description.contains("initializers deep"))
   }
 
-  @Test func testLazyPropertyCycleStopsTheProgramNamingTheChain() async throws {
+  @Test func lazyPropertyCycleStopsTheProgramNamingTheChain() async throws {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         startWatchdog()

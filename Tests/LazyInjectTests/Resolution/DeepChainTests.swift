@@ -24,7 +24,7 @@ private final class Node: Sendable {
 private let darwinSecondaryThreadStack = 512 * 1024
 
 struct DeepChainTests {
-  @Test func testEndlessLazyChainOnA512KiBThreadStopsWithTheCycleMessage() async throws {
+  @Test func endlessLazyChainOnA512KiBThreadStopsWithTheCycleMessage() async throws {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         startWatchdog()
@@ -42,7 +42,7 @@ struct DeepChainTests {
     #expect(output.contains("ChainLink.Value in LazyInjectTests.ChainLink.value"))
   }
 
-  @Test func testEndlessResolveChainOnA512KiBThreadThrowsTheCycleError() async {
+  @Test func endlessResolveChainOnA512KiBThreadThrowsTheCycleError() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       let registry = InitializerRegistry()
@@ -64,7 +64,7 @@ struct DeepChainTests {
     }
   }
 
-  @Test func testHundredLevelChainOnA512KiBThreadSucceeds() throws {
+  @Test func hundredLevelChainOnA512KiBThreadSucceeds() throws {
     final class Link {
       let level: Int
       @Lazy var value: ChainLink.Value

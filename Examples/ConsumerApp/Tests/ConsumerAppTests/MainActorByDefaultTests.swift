@@ -41,14 +41,14 @@ private final class OfflineProfileAPI: ProfileAPI {
 
 @MainActor  // Redundant in a target with default main-actor isolation; needed in a classic one.
 struct MainActorByDefaultTests {
-  @Test func testNonisolatedServiceRegisteredByAModuleResolvesOnABackgroundThread() async {
+  @Test func nonisolatedServiceRegisteredByAModuleResolvesOnABackgroundThread() async {
     let fetched = await onBackgroundThread {
       "\(Thread.isMainThread) \(AvatarPrefetcher().prefetch("ada"))"
     }
     #expect(fetched == "false GET https://api.example.com/avatars/ada")
   }
 
-  @Test func testModulesAreInstalledWhenSharedIsFirstUsedOffTheMainActor() async {
+  @Test func modulesAreInstalledWhenSharedIsFirstUsedOffTheMainActor() async {
     await #expect(processExitsWith: .success) {
       startWatchdog()
       let fetched = await onBackgroundThread { AvatarPrefetcher().prefetch("grace") }
@@ -60,7 +60,7 @@ struct MainActorByDefaultTests {
   }
 
   @Test(.overrides { $0.registerOnMainActor(ResourceLoader.self) { _ in .mock } })
-  func testMockWinsOverProductionSetUpTheTestCalls() {
+  func mockWinsOverProductionSetUpTheTestCalls() {
     // The app's production set-up, called from the test as a newcomer would: it goes to the
     // test's layer, below the mock, and dies with the test.
     InitializerRegistry.shared.registerOnMainActor(ResourceLoader.self) { _ in
@@ -69,7 +69,7 @@ struct MainActorByDefaultTests {
     #expect(SettingsViewController().resourceLoader.path == "/mock")
   }
 
-  @Test func testScreenMadeInsideWithOverridesKeepsTheMockAfterwards() {
+  @Test func screenMadeInsideWithOverridesKeepsTheMockAfterwards() {
     let screen = InitializerRegistry.shared.withOverrides {
       $0.registerOnMainActor(ResourceLoader.self) { _ in ResourceLoader(path: "/preview") }
     } operation: {
@@ -79,7 +79,7 @@ struct MainActorByDefaultTests {
     #expect(SettingsViewController().resourceLoader.path == "/resources")
   }
 
-  @Test func testViewModelMadeInsideWithOverridesKeepsTheProtocolTypedMock() {
+  @Test func viewModelMadeInsideWithOverridesKeepsTheProtocolTypedMock() {
     let model = InitializerRegistry.shared.withOverrides {
       $0.registerOnMainActor((any ProfileAPI).self) { _ in OfflineProfileAPI() }
     } operation: {

@@ -6,7 +6,7 @@ import Testing
 /// before users do.
 @MainActor
 struct ValidationTests {
-  @Test func testEveryScreenCanResolveEveryProperty() throws {
+  @Test func everyScreenCanResolveEveryProperty() throws {
     let registry = InitializerRegistry.shared
     try registry.validate(UsersViewController())
     try registry.validate(AdminUsersViewController())
