@@ -61,25 +61,27 @@ struct ValidateTests {
     #expect(!error.description.contains("buildable:"))
   }
 
-  @Test func validatePassesWhenEverythingResolves() throws {
+  @Test func validatePassesWhenEverythingResolves() {
     let before = builtCount.value
-    try InitializerRegistry.shared.validate(CompleteScreen())
+    #expect(throws: Never.self) { try InitializerRegistry.shared.validate(CompleteScreen()) }
     #expect(builtCount.value == before)
   }
 
-  @Test func validateSkipsPropertiesThatHoldAValue() throws {
+  @Test func validateSkipsPropertiesThatHoldAValue() {
     let screen = Screen()
     screen.missing = MissingTwo()
     screen.missingInBase = MissingOne()
-    try InitializerRegistry.shared.validate(screen)
+    #expect(throws: Never.self) { try InitializerRegistry.shared.validate(screen) }
   }
 
-  @Test func validateCountsOverrides() throws {
-    try InitializerRegistry.shared.withOverrides { overrides in
-      overrides.register(MissingOne.self) { _ in MissingOne() }
-      overrides.register(MissingTwo.self) { _ in MissingTwo() }
-    } operation: {
-      try InitializerRegistry.shared.validate(Screen())
+  @Test func validateCountsOverrides() {
+    #expect(throws: Never.self) {
+      try InitializerRegistry.shared.withOverrides { overrides in
+        overrides.register(MissingOne.self) { _ in MissingOne() }
+        overrides.register(MissingTwo.self) { _ in MissingTwo() }
+      } operation: {
+        try InitializerRegistry.shared.validate(Screen())
+      }
     }
   }
 }

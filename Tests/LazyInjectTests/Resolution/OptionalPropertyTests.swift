@@ -52,8 +52,8 @@ struct OptionalPropertyTests {
     #expect(screen.$unregistered.isResolved)
   }
 
-  @Test func validateAcceptsAnOptionalPropertyWithoutRules() throws {
-    try InitializerRegistry().validate(OtherScreen())
+  @Test func validateAcceptsAnOptionalPropertyWithoutRules() {
+    #expect(throws: Never.self) { try InitializerRegistry().validate(OtherScreen()) }
   }
 
   @Test func weakScopeLooksThroughOptionalAndExistentials() throws {

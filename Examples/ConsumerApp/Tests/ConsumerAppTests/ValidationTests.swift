@@ -6,13 +6,15 @@ import Testing
 /// before users do.
 @MainActor
 struct ValidationTests {
-  @Test func everyScreenCanResolveEveryProperty() throws {
+  @Test func everyScreenCanResolveEveryProperty() {
     let registry = InitializerRegistry.shared
-    try registry.validate(UsersViewController())
-    try registry.validate(AdminUsersViewController())
-    try registry.validate(SettingsViewController())
-    try registry.validate(ProfileViewController())
-    try registry.validate(ProfileViewModel())
-    try registry.validate(ResourceLoader(path: "/"))
+    #expect(throws: Never.self) {
+      try registry.validate(UsersViewController())
+      try registry.validate(AdminUsersViewController())
+      try registry.validate(SettingsViewController())
+      try registry.validate(ProfileViewController())
+      try registry.validate(ProfileViewModel())
+      try registry.validate(ResourceLoader(path: "/"))
+    }
   }
 }
