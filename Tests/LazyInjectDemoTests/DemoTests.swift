@@ -19,6 +19,10 @@ private func index(of text: String, in lines: [String]) throws -> Int {
   try #require(lines.firstIndex { $0.contains(text) }, "no line contains \(text)")
 }
 
+// Serialized: every scene narrates into `Narrator.shared`, one record for the whole process that
+// `perform` empties (and whose serial numbers it restarts) before the scene runs, and resets the
+// scopes of `InitializerRegistry.shared`. The tests are async: run in parallel, two scenes would
+// interleave at their suspensions, and each test would read the other's lines.
 @MainActor
 @Suite(.serialized)
 struct DemoTests {

@@ -29,6 +29,9 @@ private final class AssigningScreen {
   @Lazy var value: AssignedValue
 }
 
+// Serialized: two tests count the loaders built with `builtLoaders`, one counter for the whole
+// file; run in parallel, another test's loaders (`eachContainerGetsItsOwnValue` builds two)
+// would be counted too.
 @Suite(.serialized)
 struct LazyPropertyTests {
   @Test func nothingIsBuiltBeforeTheFirstRead() {
