@@ -67,27 +67,31 @@ struct DemoTests {
     #expect(await Demo.run(arguments: [], echo: false) == 0)
   }
 
-  @Test func checkPassesAndPrintsTheLineTheBenchmarksRead() async throws {
-    #expect(await Demo.run(arguments: ["--check"], echo: false) == 0)
-    // In a fresh process, as the benchmarks run `LazyInjectDemo --check`.
-    let result = try #require(
-      await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-        startWatchdog()
-        let status = await Demo.run(arguments: ["--check"])
-        exit(status)
-      })
-    // What measureDemo (Benchmarks) reads from the last line: "Checked 39 properties of 38
-    // classes. First check 1.234 ms, then a median of 0.123 ms over 30."
-    let output = String(decoding: result.standardOutputContent, as: UTF8.self)
-    let sentence = try #require(output.split(separator: "\n").last.map(String.init))
-    let report = try InitializerRegistry.shared.validate(classesIn: "LazyInjectDemo")
-    let reportEnd = try #require(sentence.range(of: ". First check "), "\(sentence)")
-    #expect(sentence[..<reportEnd.lowerBound] + "." == report.description)
-    #expect(Double(sentence[reportEnd.upperBound...].prefix { $0 != " " }) != nil, "\(sentence)")
-    let medianStart = try #require(sentence.range(of: " ms, then a median of "), "\(sentence)")
-    #expect(Double(sentence[medianStart.upperBound...].prefix { $0 != " " }) != nil, "\(sentence)")
-    #expect(sentence.hasSuffix(" ms over 30."))
-  }
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func checkPassesAndPrintsTheLineTheBenchmarksRead() async throws {
+      #expect(await Demo.run(arguments: ["--check"], echo: false) == 0)
+      // In a fresh process, as the benchmarks run `LazyInjectDemo --check`.
+      let result = try #require(
+        await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+          startWatchdog()
+          let status = await Demo.run(arguments: ["--check"])
+          exit(status)
+        })
+      // What measureDemo (Benchmarks) reads from the last line: "Checked 39 properties of 38
+      // classes. First check 1.234 ms, then a median of 0.123 ms over 30."
+      let output = String(decoding: result.standardOutputContent, as: UTF8.self)
+      let sentence = try #require(output.split(separator: "\n").last.map(String.init))
+      let report = try InitializerRegistry.shared.validate(classesIn: "LazyInjectDemo")
+      let reportEnd = try #require(sentence.range(of: ". First check "), "\(sentence)")
+      #expect(sentence[..<reportEnd.lowerBound] + "." == report.description)
+      #expect(Double(sentence[reportEnd.upperBound...].prefix { $0 != " " }) != nil, "\(sentence)")
+      let medianStart = try #require(sentence.range(of: " ms, then a median of "), "\(sentence)")
+      #expect(
+        Double(sentence[medianStart.upperBound...].prefix { $0 != " " }) != nil, "\(sentence)")
+      #expect(sentence.hasSuffix(" ms over 30."))
+    }
+  #endif
 
   @Test func boilerplateSceneBuildsOnlyInLoadResourcesAndReleasesWithTheController()
     async throws

@@ -24,18 +24,21 @@ final class TwoLoggersScreen {
 }
 
 struct DiagnosticsTruthTests {
-  @Test func lazyReadFailureNamesThePropertyNotOnlyItsType() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        startWatchdog()
-        _ = TwoLoggersScreen().debugLogger
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(
-      output.contains(
-        "could not build LazyInjectTests.TwoLoggersScreen.Logger for"
-          + " LazyInjectTests.TwoLoggersScreen.debugLogger."))
-  }
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func lazyReadFailureNamesThePropertyNotOnlyItsType() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          _ = TwoLoggersScreen().debugLogger
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(
+        output.contains(
+          "could not build LazyInjectTests.TwoLoggersScreen.Logger for"
+            + " LazyInjectTests.TwoLoggersScreen.debugLogger."))
+    }
+  #endif
 
   @Test func validateNamesEachPropertyOfTheSameType() throws {
     let error = try #require(throws: ResolutionError.self) {

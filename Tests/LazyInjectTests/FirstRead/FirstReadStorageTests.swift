@@ -98,58 +98,61 @@ struct FirstReadStorageTests {
     #expect(before.$loader.rule?.overrideDepth == 0)
   }
 
-  @Test func expressPathKeepsRulesSingletonsAndResetsInAFreshProcess() async {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      let registry = InitializerRegistry.shared
-      registry.register(Loader.self) { _ in Loader("root") }
-      registry.register(Manager.self, scope: .singleton) { _ in Manager() }
-      registry.register(Settings.self) { _ in Settings(name: "root") }
-      let first = StoredScreen()
-      let second = StoredScreen()
-      guard first.loader.source == "root", first.loader === first.loader,
-        first.loader !== second.loader
-      else { failExitTest("a unique value was not kept once per object") }
-      guard first.manager === second.manager else {
-        failExitTest("two objects got two singletons")
-      }
-      guard first.$loader.rule?.isRootDefault == true, first.$manager.rule?.scope == .singleton,
-        first.$parser.rule == nil, first.parser === first.parser,
-        first.$parser.rule?.isDefaultInitializer == true, first.settings.name == "root",
-        first.$settings.rule?.isRootDefault == true
-      else { failExitTest("a rule was lost: \(String(describing: first.$loader.rule))") }
-      let manager = first.manager
-      registry.resetAllScopes()
-      guard StoredScreen().manager !== manager, first.manager !== manager else {
-        failExitTest("resetSingletons kept the instance")
-      }
-      first.$loader.reset()
-      guard !first.$loader.isResolved, first.loader.source == "root" else {
-        failExitTest("reset did not forget the value")
-      }
-      let assigned = Loader("assigned")
-      first.loader = assigned
-      guard first.loader === assigned, first.$loader.rule == nil else {
-        failExitTest("an assigned value kept a rule")
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func expressPathKeepsRulesSingletonsAndResetsInAFreshProcess() async {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        let registry = InitializerRegistry.shared
+        registry.register(Loader.self) { _ in Loader("root") }
+        registry.register(Manager.self, scope: .singleton) { _ in Manager() }
+        registry.register(Settings.self) { _ in Settings(name: "root") }
+        let first = StoredScreen()
+        let second = StoredScreen()
+        guard first.loader.source == "root", first.loader === first.loader,
+          first.loader !== second.loader
+        else { failExitTest("a unique value was not kept once per object") }
+        guard first.manager === second.manager else {
+          failExitTest("two objects got two singletons")
+        }
+        guard first.$loader.rule?.isRootDefault == true, first.$manager.rule?.scope == .singleton,
+          first.$parser.rule == nil, first.parser === first.parser,
+          first.$parser.rule?.isDefaultInitializer == true, first.settings.name == "root",
+          first.$settings.rule?.isRootDefault == true
+        else { failExitTest("a rule was lost: \(String(describing: first.$loader.rule))") }
+        let manager = first.manager
+        registry.resetAllScopes()
+        guard StoredScreen().manager !== manager, first.manager !== manager else {
+          failExitTest("resetSingletons kept the instance")
+        }
+        first.$loader.reset()
+        guard !first.$loader.isResolved, first.loader.source == "root" else {
+          failExitTest("reset did not forget the value")
+        }
+        let assigned = Loader("assigned")
+        first.loader = assigned
+        guard first.loader === assigned, first.$loader.rule == nil else {
+          failExitTest("an assigned value kept a rule")
+        }
       }
     }
-  }
 
-  @Test func removedSingletonIsReleasedThoughItsRuleIsStillKnown() async {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      let registry = InitializerRegistry.shared
-      registry.register(Manager.self, scope: .singleton) { _ in Manager() }
-      let screen = StoredScreen()
-      weak let manager = screen.manager
-      guard screen.$manager.rule?.scope == .singleton else {
-        failExitTest("the singleton's rule is unknown")
-      }
-      registry.unregisterAll()
-      screen.$manager.reset()
-      guard manager == nil else {
-        failExitTest("the pin of the removed registration kept its singleton alive")
+    @Test func removedSingletonIsReleasedThoughItsRuleIsStillKnown() async {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        let registry = InitializerRegistry.shared
+        registry.register(Manager.self, scope: .singleton) { _ in Manager() }
+        let screen = StoredScreen()
+        weak let manager = screen.manager
+        guard screen.$manager.rule?.scope == .singleton else {
+          failExitTest("the singleton's rule is unknown")
+        }
+        registry.unregisterAll()
+        screen.$manager.reset()
+        guard manager == nil else {
+          failExitTest("the pin of the removed registration kept its singleton alive")
+        }
       }
     }
-  }
+  #endif
 }

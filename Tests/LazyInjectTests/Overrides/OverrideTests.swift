@@ -185,31 +185,34 @@ private func nameSeenByATaskThatOutlivesItsScope() async -> String {
 }
 
 struct OverrideLifetimeTests {
-  // In a fresh process, so that no other test's scope is active while the task reads.
-  @Test func taskCreatedInsideOverridesKeepsTheLayerWhateverOtherThreadsDo() async {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      InitializerRegistry.shared.register(OutlivingService.self) { _ in
-        OutlivingService("production")
-      }
-      let alone = await nameSeenByATaskThatOutlivesItsScope()
-      // The same while another thread is inside a scope of its own.
-      let entered = DispatchSemaphore(value: 0)
-      let leave = DispatchSemaphore(value: 0)
-      Thread.detachNewThread {
-        InitializerRegistry.shared.withOverrides { _ in
-        } operation: {
-          entered.signal()
-          leave.wait()
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    // In a fresh process, so that no other test's scope is active while the task reads.
+    @Test func taskCreatedInsideOverridesKeepsTheLayerWhateverOtherThreadsDo() async {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        InitializerRegistry.shared.register(OutlivingService.self) { _ in
+          OutlivingService("production")
+        }
+        let alone = await nameSeenByATaskThatOutlivesItsScope()
+        // The same while another thread is inside a scope of its own.
+        let entered = DispatchSemaphore(value: 0)
+        let leave = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+          InitializerRegistry.shared.withOverrides { _ in
+          } operation: {
+            entered.signal()
+            leave.wait()
+          }
+        }
+        entered.wait()
+        let alongside = await nameSeenByATaskThatOutlivesItsScope()
+        leave.signal()
+        guard alone == "mock", alongside == "mock" else {
+          FileHandle.standardError.write(Data("alone: \(alone), alongside: \(alongside)\n".utf8))
+          exit(1)
         }
       }
-      entered.wait()
-      let alongside = await nameSeenByATaskThatOutlivesItsScope()
-      leave.signal()
-      guard alone == "mock", alongside == "mock" else {
-        FileHandle.standardError.write(Data("alone: \(alone), alongside: \(alongside)\n".utf8))
-        exit(1)
-      }
     }
-  }
+  #endif
 }

@@ -128,16 +128,19 @@ struct ProtocolWeakLazyTests {
       MemoryLayout<WeakLazy<any FlowDelegate>>.size <= MemoryLayout<WeakExistentialSlot>.size)
   }
 
-  @Test func nonClassTypeStopsTheProgramWithTheFix() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        startWatchdog()
-        _ = ValueHolder()
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(output.contains("@WeakLazy holds its value weakly, so Swift.Int must be a class"))
-    #expect(output.contains("Fix: declare the property with @Lazy"))
-  }
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func nonClassTypeStopsTheProgramWithTheFix() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          _ = ValueHolder()
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(output.contains("@WeakLazy holds its value weakly, so Swift.Int must be a class"))
+      #expect(output.contains("Fix: declare the property with @Lazy"))
+    }
+  #endif
 
   @Test func missingRuleOfAProtocolTypedPropertyIsNil() {
     #expect(RefundFlow().delegate == nil)

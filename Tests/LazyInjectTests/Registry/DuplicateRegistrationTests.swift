@@ -87,24 +87,27 @@ struct DuplicateRegistrationTests {
     #expect(reports.value == 1)
   }
 
-  @Test func defaultHandlerWarnsOnStandardErrorOncePerPairOfSites() async throws {
-    let result = try #require(
-      await #expect(
-        processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
-      ) {
-        startWatchdog()
-        final class Repeated {}
-        let registry = InitializerRegistry()
-        // Explicit lines: inside the exit test's expansion, every call has the same #line.
-        for _ in 0..<3 {
-          registry.register(Repeated.self, line: 1) { _ in Repeated() }  // One pair, twice.
-        }
-        registry.register(Repeated.self, line: 2) { _ in Repeated() }  // A second pair.
-      })
-    let errors = String(decoding: result.standardErrorContent, as: UTF8.self)
-    let warnings = errors.split(separator: "\n").filter { $0.hasPrefix("LazyInject warning:") }
-    #expect(warnings.count == 2)
-    #expect(warnings.first?.contains("Repeated root default, unique scope") == true)
-    #expect(String(decoding: result.standardOutputContent, as: UTF8.self).isEmpty)
-  }
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func defaultHandlerWarnsOnStandardErrorOncePerPairOfSites() async throws {
+      let result = try #require(
+        await #expect(
+          processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
+        ) {
+          startWatchdog()
+          final class Repeated {}
+          let registry = InitializerRegistry()
+          // Explicit lines: inside the exit test's expansion, every call has the same #line.
+          for _ in 0..<3 {
+            registry.register(Repeated.self, line: 1) { _ in Repeated() }  // One pair, twice.
+          }
+          registry.register(Repeated.self, line: 2) { _ in Repeated() }  // A second pair.
+        })
+      let errors = String(decoding: result.standardErrorContent, as: UTF8.self)
+      let warnings = errors.split(separator: "\n").filter { $0.hasPrefix("LazyInject warning:") }
+      #expect(warnings.count == 2)
+      #expect(warnings.first?.contains("Repeated root default, unique scope") == true)
+      #expect(String(decoding: result.standardOutputContent, as: UTF8.self).isEmpty)
+    }
+  #endif
 }

@@ -155,35 +155,38 @@ final class TestNamedScreen {
 }
 
 struct MainActorFailureTests {
-  @Test func lazyReadOffTheMainActorStopsNamingThePropertyAndTheMainActor() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        startWatchdog()
-        InitializerRegistry.shared.registerOnMainActor(
-          MainActorOnlyScreen.Badge.self, in: MainActorOnlyScreen.self
-        ) { _ in MainActorOnlyScreen.Badge() }
-        let screen = MainActorOnlyScreen()
-        runConcurrently(threads: 1) { _ in _ = screen.badge }
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(output.contains("MainActorOnlyScreen.badge off the main actor"))
-    #expect(output.contains("must be read on the main actor"))
-  }
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func lazyReadOffTheMainActorStopsNamingThePropertyAndTheMainActor() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          InitializerRegistry.shared.registerOnMainActor(
+            MainActorOnlyScreen.Badge.self, in: MainActorOnlyScreen.self
+          ) { _ in MainActorOnlyScreen.Badge() }
+          let screen = MainActorOnlyScreen()
+          runConcurrently(threads: 1) { _ in _ = screen.badge }
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(output.contains("MainActorOnlyScreen.badge off the main actor"))
+      #expect(output.contains("must be read on the main actor"))
+    }
 
-  @Test func failedReadUnderATestsLayerNamesTheTest() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        startWatchdog()
-        InitializerRegistry.shared.withOverrides {
-          $0.testName = "testCheckout()"
-        } operation: {
-          _ = TestNamedScreen().missing
-        }
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(output.contains("In test testCheckout():"))
-    #expect(output.contains("TestNamedScreen.missing"))
-  }
+    @Test func failedReadUnderATestsLayerNamesTheTest() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          InitializerRegistry.shared.withOverrides {
+            $0.testName = "testCheckout()"
+          } operation: {
+            _ = TestNamedScreen().missing
+          }
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(output.contains("In test testCheckout():"))
+      #expect(output.contains("TestNamedScreen.missing"))
+    }
+  #endif
 }
 
 // SwiftUI view models with Observation: `@ObservationIgnored @Lazy` dependencies.

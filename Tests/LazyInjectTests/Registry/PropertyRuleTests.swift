@@ -264,20 +264,23 @@ struct PropertyRuleTests {
     }
   }
 
-  @Test func readThroughAKeyPathToAnotherObjectStopsWithTheMessage() async {
-    await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      startWatchdog()
-      // Stops though the valid rule comes first (by site; explicit lines, since inside the exit
-      // test's expansion every call has the same #line): every rule of the class is checked.
-      registry.register(\MisusedScreen.$auditLog, line: 1) { _ in Logger(category: "audit") }
-      registry.register(\MisusedScreen.sessionToken, line: 2) { _ in Logger(category: "token") }
-      _ = MisusedScreen().auditLog
-    }.map { result in
-      let text = String(decoding: result.standardErrorContent, as: UTF8.self)
-      #expect(text.contains("leads to a @Lazy property of another object"), "\(text)")
-      #expect(!text.contains("watchdog"))
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func readThroughAKeyPathToAnotherObjectStopsWithTheMessage() async {
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        startWatchdog()
+        // Stops though the valid rule comes first (by site; explicit lines, since inside the exit
+        // test's expansion every call has the same #line): every rule of the class is checked.
+        registry.register(\MisusedScreen.$auditLog, line: 1) { _ in Logger(category: "audit") }
+        registry.register(\MisusedScreen.sessionToken, line: 2) { _ in Logger(category: "token") }
+        _ = MisusedScreen().auditLog
+      }.map { result in
+        let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(text.contains("leads to a @Lazy property of another object"), "\(text)")
+        #expect(!text.contains("watchdog"))
+      }
     }
-  }
+  #endif
 
   @Test func keyPathThroughAnOverriddenComputedPropertyNamesEachClasssOwnSlot() {
     registry.register(\ChoosingScreen.chosen) { _ in Logger(category: "chosen") }
@@ -382,18 +385,20 @@ struct PropertyRuleTests {
     }
   }
 
-  @Test func missingRegistrationMessageListsPropertyRulesAndTheKeyPathForm() async {
-    await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      startWatchdog()
-      registry.register(\ValidatedScreen.$auditLog) { _ in Logger(category: "audit") }
-      _ = ValidatedScreen().debugLog
-    }.map { result in
-      let text = String(decoding: result.standardErrorContent, as: UTF8.self)
-      #expect(
-        text.contains("LazyInjectTests.ValidatedScreen.auditLog (that property only)"), "\(text)")
-      #expect(text.contains("registry.register(\\LazyInjectTests.ValidatedScreen.$debugLog)"))
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func missingRegistrationMessageListsPropertyRulesAndTheKeyPathForm() async {
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        startWatchdog()
+        registry.register(\ValidatedScreen.$auditLog) { _ in Logger(category: "audit") }
+        _ = ValidatedScreen().debugLog
+      }.map { result in
+        let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(
+          text.contains("LazyInjectTests.ValidatedScreen.auditLog (that property only)"), "\(text)")
+        #expect(text.contains("registry.register(\\LazyInjectTests.ValidatedScreen.$debugLog)"))
+      }
     }
-  }
+  #endif
 
   @Test @MainActor func mainActorPropertyRuleReceivesItsTypedSender() {
     registry.registerOnMainActor(\MainActorScreen.$auditLog) { sender in

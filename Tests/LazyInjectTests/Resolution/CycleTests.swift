@@ -71,25 +71,28 @@ struct CycleTests {
     #expect(error.description.contains("initializers deep"))
   }
 
-  @Test func lazyPropertyCycleStopsTheProgramNamingTheChain() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        startWatchdog()
-        let registry = InitializerRegistry.shared
-        registry.register(CyclicScreen.First.self, in: CyclicScreen.self) { sender in
-          _ = sender.second
-          return CyclicScreen.First()
-        }
-        registry.register(CyclicScreen.Second.self, in: CyclicScreen.self) { sender in
-          _ = sender.first
-          return CyclicScreen.Second()
-        }
-        _ = CyclicScreen().first
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(output.contains("dependency cycle"))
-    #expect(output.contains("CyclicScreen.First in LazyInjectTests.CyclicScreen"))
-    #expect(
-      output.contains("-> LazyInjectTests.CyclicScreen.Second in LazyInjectTests.CyclicScreen"))
-  }
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func lazyPropertyCycleStopsTheProgramNamingTheChain() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          let registry = InitializerRegistry.shared
+          registry.register(CyclicScreen.First.self, in: CyclicScreen.self) { sender in
+            _ = sender.second
+            return CyclicScreen.First()
+          }
+          registry.register(CyclicScreen.Second.self, in: CyclicScreen.self) { sender in
+            _ = sender.first
+            return CyclicScreen.Second()
+          }
+          _ = CyclicScreen().first
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(output.contains("dependency cycle"))
+      #expect(output.contains("CyclicScreen.First in LazyInjectTests.CyclicScreen"))
+      #expect(
+        output.contains("-> LazyInjectTests.CyclicScreen.Second in LazyInjectTests.CyclicScreen"))
+    }
+  #endif
 }

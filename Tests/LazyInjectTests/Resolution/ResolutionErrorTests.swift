@@ -93,18 +93,21 @@ struct ResolutionErrorTests {
     #expect(error.description.contains("Outer in "))
   }
 
-  @Test func lazyPropertyStopsTheProgramWithTheResolutionMessage() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        startWatchdog()
-        _ = ScreenWithMissingDependency().unregistered
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(
-      output.contains(
-        "could not build LazyInjectTests.ScreenWithMissingDependency.Unregistered for"
-          + " LazyInjectTests.ScreenWithMissingDependency."))
-    #expect(output.contains("Searched, in order: LazyInjectTests.ScreenWithMissingDependency"))
-    #expect(output.contains("Fix: register an initializer"))
-  }
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func lazyPropertyStopsTheProgramWithTheResolutionMessage() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          _ = ScreenWithMissingDependency().unregistered
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(
+        output.contains(
+          "could not build LazyInjectTests.ScreenWithMissingDependency.Unregistered for"
+            + " LazyInjectTests.ScreenWithMissingDependency."))
+      #expect(output.contains("Searched, in order: LazyInjectTests.ScreenWithMissingDependency"))
+      #expect(output.contains("Fix: register an initializer"))
+    }
+  #endif
 }
