@@ -210,6 +210,8 @@ final class StubProfileAPI: ProfileAPI {
   }
 }
 
+// Observation needs macOS 14 or iOS 17; the package supports older systems.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @Observable @MainActor
 final class ProfileModel {
   @ObservationIgnored @Lazy var api: any ProfileAPI
@@ -222,6 +224,7 @@ final class ProfileModel {
 
 @MainActor
 struct ObservationTests {
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
   @Test func observableViewModelUsesASwappedDependencyAndNotifiesObservers() {
     InitializerRegistry.shared.registerOnMainActor((any ProfileAPI).self, in: ProfileModel.self) {
       _ in LiveProfileAPI()
