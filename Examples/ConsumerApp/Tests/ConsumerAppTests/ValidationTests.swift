@@ -1,5 +1,6 @@
 import ConsumerApp
 import LazyInject
+import LazyInjectChecks
 import Testing
 
 /// One line per screen (or other object with `@Lazy` properties) catches a missing registration
