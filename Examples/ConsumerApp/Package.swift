@@ -51,6 +51,8 @@ let package = Package(
         "ConsumerApp", "ConsumerAppTestSupport",
         .product(name: "LazyInject", package: "LazyInject"),
         .product(name: "LazyInjectTesting", package: "LazyInject"),
+        // validate(_:), the check of a screen's properties, for the tests only.
+        .product(name: "LazyInjectChecks", package: "LazyInject"),
       ],
       swiftSettings: appSettings),
     .testTarget(

@@ -19,10 +19,14 @@ private func index(of text: String, in lines: [String]) throws -> Int {
   try #require(lines.firstIndex { $0.contains(text) }, "no line contains \(text)")
 }
 
+// Serialized: every scene narrates into `Narrator.shared`, one record for the whole process that
+// `perform` empties (and whose serial numbers it restarts) before the scene runs, and resets the
+// scopes of `InitializerRegistry.shared`. The tests are async: run in parallel, two scenes would
+// interleave at their suspensions, and each test would read the other's lines.
 @MainActor
 @Suite(.serialized)
 struct DemoTests {
-  @Test func testSceneListNamesEverySceneInTheArticlesOrder() async {
+  @Test func sceneListNamesEverySceneInTheArticlesOrder() async {
     #expect(
       Scene.all.map(\.name) == [
         "boilerplate", "custom-initializer", "container-specific", "singletons", "modules",
@@ -32,7 +36,7 @@ struct DemoTests {
     #expect(await Demo.run(arguments: ["--list"], echo: false) == 0)
   }
 
-  @Test func testTwoLoggersSceneGivesEachPropertyItsOwnRule() async throws {
+  @Test func twoLoggersSceneGivesEachPropertyItsOwnRule() async throws {
     let lines = try await lines(of: "two-loggers")
     #expect(lines.contains("OrdersViewController #1.auditLog is Logger #1, audit;"))
     #expect(lines.contains("  its debugLog is Logger #2, debug."))
@@ -55,15 +59,17 @@ struct DemoTests {
       })
   }
 
-  @Test func testUnknownSceneFails() async {
+  @Test func unknownSceneFails() async {
     #expect(await Demo.run(arguments: ["no-such-scene"], echo: false) == 1)
   }
 
-  @Test func testEverySceneRuns() async {
+  @Test func everySceneRuns() async {
     #expect(await Demo.run(arguments: [], echo: false) == 0)
   }
 
-  @Test func testCheckPassesAndPrintsTheLineTheBenchmarksRead() async throws {
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func checkPassesAndPrintsTheLineTheBenchmarksRead() async throws {
     #expect(await Demo.run(arguments: ["--check"], echo: false) == 0)
     // In a fresh process, as the benchmarks run `LazyInjectDemo --check`.
     let result = try #require(
@@ -81,11 +87,13 @@ struct DemoTests {
     #expect(sentence[..<reportEnd.lowerBound] + "." == report.description)
     #expect(Double(sentence[reportEnd.upperBound...].prefix { $0 != " " }) != nil, "\(sentence)")
     let medianStart = try #require(sentence.range(of: " ms, then a median of "), "\(sentence)")
-    #expect(Double(sentence[medianStart.upperBound...].prefix { $0 != " " }) != nil, "\(sentence)")
+      #expect(
+        Double(sentence[medianStart.upperBound...].prefix { $0 != " " }) != nil, "\(sentence)")
     #expect(sentence.hasSuffix(" ms over 30."))
   }
+  #endif
 
-  @Test func testBoilerplateSceneBuildsOnlyInLoadResourcesAndReleasesWithTheController()
+  @Test func boilerplateSceneBuildsOnlyInLoadResourcesAndReleasesWithTheController()
     async throws
   {
     let lines = try await lines(of: "boilerplate")
@@ -102,13 +110,13 @@ struct DemoTests {
     #expect(lines.filter { $0.contains("built") && $0.contains("#3") }.isEmpty)
   }
 
-  @Test func testCustomInitializerSceneBuildsTheServiceFromItsSender() async throws {
+  @Test func customInitializerSceneBuildsTheServiceFromItsSender() async throws {
     let lines = try await lines(of: "custom-initializer")
     #expect(lines.contains("  ProgressViewService #1 built for UsersViewController #1"))
     #expect(lines.contains("The service was built for this controller: true."))
   }
 
-  @Test func testContainerSpecificSceneGivesEachControllerItsLoader() async throws {
+  @Test func containerSpecificSceneGivesEachControllerItsLoader() async throws {
     let lines = try await lines(of: "container-specific")
     #expect(lines.contains("  -> ResourceLoader #1, the users loader"))
     #expect(lines.contains("  -> ResourceLoader #2, the projects loader"))
@@ -118,7 +126,7 @@ struct DemoTests {
     #expect(lines.contains { $0.contains("inherited by LazyInjectDemo.AdminUsersViewController") })
   }
 
-  @Test func testSingletonSceneSharesOneRequestManager() async throws {
+  @Test func singletonSceneSharesOneRequestManager() async throws {
     let lines = try await lines(of: "singletons")
     #expect(lines.filter { $0.hasSuffix("built") && $0.contains("RequestManager") }.count == 1)
     #expect(lines.contains("  RequestManager #1 GET /users"))
@@ -126,14 +134,14 @@ struct DemoTests {
     #expect(lines.contains("Same instance: true."))
   }
 
-  @Test func testSharedRegistryInstalledTheDemoModulesWithoutAnyCall() async throws {
+  @Test func sharedRegistryInstalledTheDemoModulesWithoutAnyCall() async throws {
     // Nothing in the demo or its tests calls install: the conformance in AutomaticModules.swift
     // made `.shared` install them before its first resolution.
     _ = UsersViewController().resourceLoader
     #expect(InitializerRegistry.shared.description.contains("LazyInjectDemo.NewsStore"))
   }
 
-  @Test func testModulesSceneListsTheRegistrationsOfEveryModule() async throws {
+  @Test func modulesSceneListsTheRegistrationsOfEveryModule() async throws {
     let lines = try await lines(of: "modules")
     #expect(lines.contains { $0.hasPrefix("  InitializerRegistry, ") })
     for file in [
@@ -144,13 +152,13 @@ struct DemoTests {
     }
   }
 
-  @Test func testProtocolSceneResolvesTheExistentialPerContainer() async throws {
+  @Test func protocolSceneResolvesTheExistentialPerContainer() async throws {
     let lines = try await lines(of: "protocols")
     #expect(lines.contains("  ResourceLoader #1 built (any ResourceLoading)"))
     #expect(lines.contains("  CachedLoader #1 serves cached resources"))
   }
 
-  @Test func testMockSceneUsesTheMockOnlyInsideTheOverride() async throws {
+  @Test func mockSceneUsesTheMockOnlyInsideTheOverride() async throws {
     let lines = try await lines(of: "mocks")
     let mock = try index(of: "(mock) returns canned resources for /users", in: lines)
     let production = lines.indices.filter { lines[$0].contains("RequestManager #1 GET /users") }
@@ -159,7 +167,7 @@ struct DemoTests {
     #expect(lines.filter { $0 == "  RequestManager #1 built" }.count == 1)
   }
 
-  @Test func testCoordinatorSceneReleasesTheFinishedChildFlow() async throws {
+  @Test func coordinatorSceneReleasesTheFinishedChildFlow() async throws {
     let lines = try await lines(of: "coordinators")
     #expect(lines.contains("AppCoordinator #1 created; its dependencies are not built yet: true."))
     let finished = try index(of: "AuthCoordinator #1 finished", in: lines)
@@ -170,7 +178,7 @@ struct DemoTests {
     #expect(lines.filter { $0.contains("DefaultCoordinatorDependencies built") }.count == 1)
   }
 
-  @Test func testNewsSceneOpensTheStoreAtLaunchAndDefersReloadsOffScreen() async throws {
+  @Test func newsSceneOpensTheStoreAtLaunchAndDefersReloadsOffScreen() async throws {
     let lines = try await lines(of: "news")
     let launch = try index(of: "opens the news store asynchronously: prepare()", in: lines)
     let opened = try index(of: "NewsStore opened", in: lines)
@@ -192,13 +200,13 @@ struct DemoTests {
     #expect(Set(results) == ["  completion: new data", "  completion: no data"])
   }
 
-  @Test func testOutputIsTheSameOnEveryRun() async throws {
+  @Test func outputIsTheSameOnEveryRun() async throws {
     let first = try await lines(of: "news") + lines(of: "coordinators")
     let second = try await lines(of: "news") + lines(of: "coordinators")
     #expect(first == second)
   }
 
-  @Test func testSessionSceneReleasesTheSessionFromEveryHolderAtLogOut() async throws {
+  @Test func sessionSceneReleasesTheSessionFromEveryHolderAtLogOut() async throws {
     let lines = try await lines(of: "session")
     #expect(
       lines.contains(
@@ -216,7 +224,7 @@ struct DemoTests {
     #expect(lines[lastLogOut...].contains("  UserSession #2 released"))
   }
 
-  @Test func testWeakCoordinatorSceneReleasesTheFlowTheScreenPointsTo() async throws {
+  @Test func weakCoordinatorSceneReleasesTheFlowTheScreenPointsTo() async throws {
     let lines = try await lines(of: "weak-coordinator")
     #expect(lines.contains("CheckoutScreen #1.coordinator is CheckoutCoordinator #1, held weakly."))
     let released = try index(of: "CheckoutCoordinator #1 released", in: lines)

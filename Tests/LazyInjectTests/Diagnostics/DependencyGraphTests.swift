@@ -36,7 +36,7 @@ struct DependencyGraphTests {
     }
   }
 
-  @Test func testDotHasAnEdgePerPropertyLabelledWithItsRuleOrMissing() {
+  @Test func dotHasAnEdgePerPropertyLabelledWithItsRuleOrMissing() {
     let dot = graph().dot
     let lines = dot.split(separator: "\n").map(String.init)
     #expect(lines.first == "digraph LazyInject {")
@@ -62,7 +62,7 @@ struct DependencyGraphTests {
           + " LazyInjectValidationFixtures.Shelf, LazyInjectValidationFixtures.Shelf.Row."))
   }
 
-  @Test func testMermaidDrawsTheSameGraph() {
+  @Test func mermaidDrawsTheSameGraph() {
     let mermaid = graph().mermaid
     let lines = mermaid.split(separator: "\n").map(String.init)
     #expect(lines.first == "graph LR")
@@ -84,14 +84,14 @@ struct DependencyGraphTests {
     #expect(lines.contains { $0.hasSuffix("([\"(any Tracking)?\"])") })
   }
 
-  @Test func testGraphOfClassesFollowsTheirValuesOwnLazyProperties() {
+  @Test func graphOfClassesFollowsTheirValuesOwnLazyProperties() {
     let dot = graph(of: [AdminScreen.self]).dot
     #expect(dot.contains("\"AdminScreen\" -> \"ReportService\" [label=\"reports: missing\""))
     #expect(dot.contains("\"ReportService\" -> \"Audit\" [label=\"audit: missing\""), "\(dot)")
     #expect(!dot.contains("LedgerScreen"))
   }
 
-  @Test func testModuleNameIsLeftOutOnlyWhereAQualifiedNameStarts() {
+  @Test func moduleNameIsLeftOutOnlyWhereAQualifiedNameStarts() {
     // The module is LazyInjectTests: `MyLazyInjectTests.Service` and
     // `Shelves.LazyInjectTests.Row` contain `LazyInjectTests.` past their start.
     let dot = InitializerRegistry().dependencyGraph(classes: [ShortNamesScreen.self]).dot
@@ -101,7 +101,7 @@ struct DependencyGraphTests {
     #expect(!dot.contains("MyService"))
   }
 
-  @Test func testGraphOfAModuleThatHasNoClassSaysSo() {
+  @Test func graphOfAModuleThatHasNoClassSaysSo() {
     let graph = registry.dependencyGraph(classesIn: "NoSuchModule")
     #expect(
       graph.dot

@@ -24,20 +24,23 @@ final class TwoLoggersScreen {
 }
 
 struct DiagnosticsTruthTests {
-  @Test func testLazyReadFailureNamesThePropertyNotOnlyItsType() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        startWatchdog()
-        _ = TwoLoggersScreen().debugLogger
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(
-      output.contains(
-        "could not build LazyInjectTests.TwoLoggersScreen.Logger for"
-          + " LazyInjectTests.TwoLoggersScreen.debugLogger."))
-  }
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func lazyReadFailureNamesThePropertyNotOnlyItsType() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          _ = TwoLoggersScreen().debugLogger
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(
+        output.contains(
+          "could not build LazyInjectTests.TwoLoggersScreen.Logger for"
+            + " LazyInjectTests.TwoLoggersScreen.debugLogger."))
+    }
+  #endif
 
-  @Test func testValidateNamesEachPropertyOfTheSameType() throws {
+  @Test func validateNamesEachPropertyOfTheSameType() throws {
     let error = try #require(throws: ResolutionError.self) {
       try InitializerRegistry().validate(UsersViewController())
     }
@@ -45,7 +48,7 @@ struct DiagnosticsTruthTests {
     #expect(error.description.contains("  - LazyInjectTests.UsersViewController.debugLogger:"))
   }
 
-  @Test func testExplainShowsTheRegistrysRuleShadowedByAnOverrideRootDefault() throws {
+  @Test func explainShowsTheRegistrysRuleShadowedByAnOverrideRootDefault() throws {
     let registry = InitializerRegistry()
     registry.register(Logger.self, in: UsersViewController.self) { _ in Logger() }
     let text = registry.withOverrides {
@@ -63,7 +66,7 @@ struct DiagnosticsTruthTests {
     #expect(!registrySection.contains("UsersViewController: no registration"))
   }
 
-  @Test func testMissForAnExistentialSuggestsTheRegisteredConformingType() throws {
+  @Test func missForAnExistentialSuggestsTheRegisteredConformingType() throws {
     let registry = InitializerRegistry()
     registry.register(ResourceLoader.self) { _ in ResourceLoader() }
     registry.register(Session.self) { _ in Session() }
@@ -75,7 +78,7 @@ struct DiagnosticsTruthTests {
     #expect(!error.description.contains("LazyInjectTests.Session root default"))
   }
 
-  @Test func testMissForATypeSuggestsItsRegisteredOptional() throws {
+  @Test func missForATypeSuggestsItsRegisteredOptional() throws {
     let registry = InitializerRegistry()
     registry.register(Session?.self) { _ in Session() }
     let error = try #require(throws: ResolutionError.self) {
@@ -123,7 +126,7 @@ private final class ReassignedScreen: InjectionObserving, @unchecked Sendable {
 }
 
 struct InjectionObservingTruthTests {
-  @Test func testObserverHearsNothingWhenAnAssignmentReplacedTheValueBeingBuilt() {
+  @Test func observerHearsNothingWhenAnAssignmentReplacedTheValueBeingBuilt() {
     InitializerRegistry.shared.register(Token.self, in: ReassignedScreen.self) { sender in
       sender.token = sender.assigned
       return Token("built")
@@ -140,7 +143,7 @@ struct InjectionObservingTruthTests {
 
   // Under the thread sanitizer, a notification that read the other slots through reflection
   // (without their lock) raced with the assignments on the other thread.
-  @Test func testNotificationNamesThePropertyWithoutReadingOtherProperties() {
+  @Test func notificationNamesThePropertyWithoutReadingOtherProperties() {
     InitializerRegistry.shared.register(Session.self, in: ObservedScreen.self) { _ in Session() }
     for _ in 0..<200 {
       let screen = ObservedScreen()
@@ -157,7 +160,7 @@ struct InjectionObservingTruthTests {
 }
 
 struct NearMissNoiseTests {
-  @Test func testMissForAnyListsNoRegistrationAsNear() throws {
+  @Test func missForAnyListsNoRegistrationAsNear() throws {
     let registry = InitializerRegistry()
     registry.register(Session.self) { _ in Session() }
     let error = try #require(throws: ResolutionError.self) {

@@ -16,7 +16,7 @@ struct ExplainTests {
     return registry
   }()
 
-  @Test func testExplainsAContainerSpecificRule() {
+  @Test func explainsAContainerSpecificRule() {
     let text = registry.explain(ResourceLoader.self, in: UsersViewController.self)
     #expect(
       text.contains(
@@ -31,7 +31,7 @@ struct ExplainTests {
         "Result: the registration for LazyInjectTests.UsersViewController, unique scope"))
   }
 
-  @Test func testExplainsAnInheritedRuleListingEveryClassVisited() throws {
+  @Test func explainsAnInheritedRuleListingEveryClassVisited() throws {
     let text = registry.explain(ResourceLoader.self, in: AdminViewController.self)
     let lines = text.split(separator: "\n").map(String.init)
     let admin = try #require(
@@ -41,7 +41,7 @@ struct ExplainTests {
     #expect(text.contains("inherited by LazyInjectTests.AdminViewController"))
   }
 
-  @Test func testExplainsTheRootDefault() {
+  @Test func explainsTheRootDefault() {
     registry.register(ResourceLoader.self, scope: .singleton) { _ in ResourceLoader() }
     let text = registry.explain(ResourceLoader.self, in: ViewController.self)
     #expect(text.contains("  LazyInjectTests.ViewController: no registration"))
@@ -49,13 +49,13 @@ struct ExplainTests {
     #expect(text.contains("Result: the root default, singleton scope"))
   }
 
-  @Test func testExplainsTheFallbackToInit() {
+  @Test func explainsTheFallbackToInit() {
     let text = registry.explain(Formatter.self, in: ViewController.self)
     #expect(text.contains("root default: none"))
     #expect(text.contains("is DefaultInitializable, so it is built with init()"))
   }
 
-  @Test func testExplainsAFailure() {
+  @Test func explainsAFailure() {
     let text = registry.explain(Unbuildable.self, in: AdminViewController.self)
     #expect(
       text.contains(
@@ -63,7 +63,7 @@ struct ExplainTests {
       ))
   }
 
-  @Test func testExplainIncludesOverrideLayers() {
+  @Test func explainIncludesOverrideLayers() {
     registry.withOverrides { overrides in
       overrides.register(ResourceLoader.self) { _ in ResourceLoader() }
     } operation: {
@@ -78,7 +78,7 @@ struct ExplainTests {
     }
   }
 
-  @Test func testDescriptionListsRegistrationsGroupedAndSorted() {
+  @Test func descriptionListsRegistrationsGroupedAndSorted() {
     let registry = InitializerRegistry()
     registry.register(ResourceLoader.self, in: UsersViewController.self) { _ in ResourceLoader() }
     registry.register(Formatter.self) { _ in Formatter() }

@@ -20,33 +20,36 @@ struct ReflectionNamesTests {
     #expect(!error.description.contains("NamelessScreen.:"))
   }
 
-  @Test func ruleForOnePropertyOfAClassWithoutNamesServesItsPropertyAndSaysItsNameIsMissing()
-    async throws
-  {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      let registry = InitializerRegistry.shared
-      registry.register(\NamelessScreen.$debug) { _ in NamelessDebug() }
-      let screen = NamelessScreen()
-      _ = screen.debug
-      guard let rule = screen.$debug.rule, rule.isPropertyRule else {
-        failExitTest("the property rule did not serve its property")
-      }
-      require(rule.propertyName == nil, "a name was made up: \(rule)")
-      require("\(rule)".contains("name is missing"), "the rule hides the missing name: \(rule)")
-    }
-  }
-
-  @Test func observerOfAClassWithoutNamesIsNotToldAnEmptyNameAndAWarningSaysWhy() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func ruleForOnePropertyOfAClassWithoutNamesServesItsPropertyAndSaysItsNameIsMissing()
+      async throws
+    {
+      await #expect(processExitsWith: .success) {
         startWatchdog()
+        let registry = InitializerRegistry.shared
+        registry.register(\NamelessScreen.$debug) { _ in NamelessDebug() }
         let screen = NamelessScreen()
-        _ = screen.audit
-        require(screen.injectedNames.isEmpty, "told \(screen.injectedNames)")
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(output.contains("NamelessScreen observes injections"))
-    #expect(output.contains("SWIFT_REFLECTION_METADATA_LEVEL = all"))
-  }
+        _ = screen.debug
+        guard let rule = screen.$debug.rule, rule.isPropertyRule else {
+          failExitTest("the property rule did not serve its property")
+        }
+        require(rule.propertyName == nil, "a name was made up: \(rule)")
+        require("\(rule)".contains("name is missing"), "the rule hides the missing name: \(rule)")
+      }
+    }
+
+    @Test func observerOfAClassWithoutNamesIsNotToldAnEmptyNameAndAWarningSaysWhy() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          let screen = NamelessScreen()
+          _ = screen.audit
+          require(screen.injectedNames.isEmpty, "told \(screen.injectedNames)")
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(output.contains("NamelessScreen observes injections"))
+      #expect(output.contains("SWIFT_REFLECTION_METADATA_LEVEL = all"))
+    }
+  #endif
 }

@@ -8,7 +8,7 @@ private final class Branch {
 private final class Screen {}
 
 struct TracingTests {
-  @Test func testTracerReceivesEachResolutionWithRuleAndDepth() throws {
+  @Test func tracerReceivesEachResolutionWithRuleAndDepth() throws {
     let registry = InitializerRegistry()
     registry.register(Leaf.self) { _ in Leaf() }
     registry.register(Branch.self, in: Screen.self) { [unowned registry] sender in
@@ -29,7 +29,7 @@ struct TracingTests {
     #expect(recorded.last!.durationNanoseconds >= recorded.first!.durationNanoseconds)
   }
 
-  @Test func testTracingIsOffByDefaultAndCanBeTurnedOff() throws {
+  @Test func tracingIsOffByDefaultAndCanBeTurnedOff() throws {
     let registry = InitializerRegistry()
     #expect(registry.tracer == nil)
     let count = Counter()

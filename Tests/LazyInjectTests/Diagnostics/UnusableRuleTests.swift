@@ -85,23 +85,27 @@ struct UnusableRuleTests {
           + " explain(_:in:))"))
   }
 
-  @Test func rulesThatServeAPropertyPass() throws {
-    try validateFixtures {
-      // By type, inherited by a subclass.
-      $0.register(Audit.self, in: BaseScreen.self) { _ in Audit() }
-      // For one property.
-      $0.register(\ReceiptScreen.$auditLog) { _ in Audit() }
-      // For `T` of a `T?` property.
-      $0.register((any Tracking).self, in: AdminScreen.self) { _ in SharedAnalytics() }
+  @Test func rulesThatServeAPropertyPass() {
+    #expect(throws: Never.self) {
+      try validateFixtures {
+        // By type, inherited by a subclass.
+        $0.register(Audit.self, in: BaseScreen.self) { _ in Audit() }
+        // For one property.
+        $0.register(\ReceiptScreen.$auditLog) { _ in Audit() }
+        // For `T` of a `T?` property.
+        $0.register((any Tracking).self, in: AdminScreen.self) { _ in SharedAnalytics() }
+      }
     }
   }
 
   @Test func ruleReachedOnlyThroughAForwardPasses() throws {
     // AdminScreen.tracker is `(any Tracking)?`: the forward serves it with the SharedAnalytics
     // rule, which no property declares.
-    try validateFixtures {
-      $0.forward((any Tracking).self, to: SharedAnalytics.self)
-      $0.register(SharedAnalytics.self, in: AdminScreen.self) { _ in SharedAnalytics() }
+    #expect(throws: Never.self) {
+      try validateFixtures {
+        $0.forward((any Tracking).self, to: SharedAnalytics.self)
+        $0.register(SharedAnalytics.self, in: AdminScreen.self) { _ in SharedAnalytics() }
+      }
     }
     // Without the forward, nothing reaches it.
     let lines = try failureLines {
@@ -117,25 +121,31 @@ struct UnusableRuleTests {
       }, "\(lines)")
   }
 
-  @Test func rulesForClassesOfOtherModulesOrExcludedClassesAreNotJudged() throws {
-    try validateFixtures { $0.register(String.self, in: UnusableRuleFixture.self) { _ in "" } }
+  @Test func rulesForClassesOfOtherModulesOrExcludedClassesAreNotJudged() {
+    #expect(throws: Never.self) {
+      try validateFixtures { $0.register(String.self, in: UnusableRuleFixture.self) { _ in "" } }
+    }
     let registry = InitializerRegistry.shared
-    try registry.withOverrides {
-      $0.register(Audit.self) { _ in Audit() }
-      $0.register(ReportService.self) { _ in ReportService() }
-      $0.register(String.self, in: LedgerScreen.self) { _ in "" }
-    } operation: {
-      _ = try registry.validate(classesIn: fixtures, excluding: [LedgerScreen.self])
+    #expect(throws: Never.self) {
+      try registry.withOverrides {
+        $0.register(Audit.self) { _ in Audit() }
+        $0.register(ReportService.self) { _ in ReportService() }
+        $0.register(String.self, in: LedgerScreen.self) { _ in "" }
+      } operation: {
+        _ = try registry.validate(classesIn: fixtures, excluding: [LedgerScreen.self])
+      }
     }
   }
 
-  @Test func validateOfNamedClassesDoesNotJudgeRules() throws {
+  @Test func validateOfNamedClassesDoesNotJudgeRules() {
     let registry = InitializerRegistry.shared
-    try registry.withOverrides {
-      $0.register(Audit.self) { _ in Audit() }
-      $0.register(String.self, in: LedgerScreen.self) { _ in "" }
-    } operation: {
-      _ = try registry.validate(classes: [LedgerScreen.self])
+    #expect(throws: Never.self) {
+      try registry.withOverrides {
+        $0.register(Audit.self) { _ in Audit() }
+        $0.register(String.self, in: LedgerScreen.self) { _ in "" }
+      } operation: {
+        _ = try registry.validate(classes: [LedgerScreen.self])
+      }
     }
   }
 }

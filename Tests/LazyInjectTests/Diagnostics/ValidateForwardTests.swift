@@ -29,7 +29,7 @@ final class ForwardedScreen {
 }
 
 struct ValidateForwardTests {
-  @Test func testForwardToATypeWithNoRuleFailsValidationNamingBothTypes() throws {
+  @Test func forwardToATypeWithNoRuleFailsValidationNamingBothTypes() throws {
     let registry = InitializerRegistry()
     registry.forward((any ForwardedReporting).self, to: ForwardedReporter.self)
     let error = try #require(throws: ResolutionError.self) {
@@ -59,7 +59,7 @@ struct ValidateForwardTests {
     #expect(throws: ResolutionError.self) { try registry.validate(ForwardedScreen()) }
   }
 
-  @Test func testOptionalPropertyWhoseForwardFailsIsReportedNotNil() throws {
+  @Test func optionalPropertyWhoseForwardFailsIsReportedNotNil() throws {
     let registry = InitializerRegistry()
     registry.register(ForwardedReporter.self) { _ in ForwardedReporter() }
     registry.forward((any ForwardedReporting).self, to: ForwardedReporter.self)
@@ -85,7 +85,7 @@ struct ValidateForwardTests {
     }
   }
 
-  @Test func testCycleOfForwardsIsReported() throws {
+  @Test func cycleOfForwardsIsReported() throws {
     let registry = InitializerRegistry()
     registry.forward((any ForwardedReporting).self, to: (any ForwardedAuditing).self)
     registry.forward((any ForwardedAuditing).self, to: (any ForwardedReporting).self)
@@ -98,7 +98,7 @@ struct ValidateForwardTests {
     }
   }
 
-  @Test func testExplainAndTheGraphTellTheForwardFails() {
+  @Test func explainAndTheGraphTellTheForwardFails() {
     let registry = InitializerRegistry()
     registry.forward((any ForwardedReporting).self, to: ForwardedReporter.self)
     let explained = registry.explain((any ForwardedReporting).self, in: ForwardedScreen.self)

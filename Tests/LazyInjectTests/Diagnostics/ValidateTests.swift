@@ -42,7 +42,7 @@ struct ValidateTests {
     Self.registrations
   }
 
-  @Test func testValidateListsEveryMissingPropertyAtOnceAndBuildsNothing() throws {
+  @Test func validateListsEveryMissingPropertyAtOnceAndBuildsNothing() throws {
     let before = builtCount.value
     let error = try #require(throws: ResolutionError.self) {
       try InitializerRegistry.shared.validate(Screen())
@@ -61,25 +61,27 @@ struct ValidateTests {
     #expect(!error.description.contains("buildable:"))
   }
 
-  @Test func testValidatePassesWhenEverythingResolves() throws {
+  @Test func validatePassesWhenEverythingResolves() {
     let before = builtCount.value
-    try InitializerRegistry.shared.validate(CompleteScreen())
+    #expect(throws: Never.self) { try InitializerRegistry.shared.validate(CompleteScreen()) }
     #expect(builtCount.value == before)
   }
 
-  @Test func testValidateSkipsPropertiesThatHoldAValue() throws {
+  @Test func validateSkipsPropertiesThatHoldAValue() {
     let screen = Screen()
     screen.missing = MissingTwo()
     screen.missingInBase = MissingOne()
-    try InitializerRegistry.shared.validate(screen)
+    #expect(throws: Never.self) { try InitializerRegistry.shared.validate(screen) }
   }
 
-  @Test func testValidateCountsOverrides() throws {
-    try InitializerRegistry.shared.withOverrides { overrides in
-      overrides.register(MissingOne.self) { _ in MissingOne() }
-      overrides.register(MissingTwo.self) { _ in MissingTwo() }
-    } operation: {
-      try InitializerRegistry.shared.validate(Screen())
+  @Test func validateCountsOverrides() {
+    #expect(throws: Never.self) {
+      try InitializerRegistry.shared.withOverrides { overrides in
+        overrides.register(MissingOne.self) { _ in MissingOne() }
+        overrides.register(MissingTwo.self) { _ in MissingTwo() }
+      } operation: {
+        try InitializerRegistry.shared.validate(Screen())
+      }
     }
   }
 }

@@ -57,7 +57,7 @@ struct ConcurrentFirstReadTests {
     }
   }
 
-  @Test func testConcurrentFirstReadsOfOneContainerBuildOneInstance() {
+  @Test func concurrentFirstReadsOfOneContainerBuildOneInstance() {
     let rounds = 200
     let threads = 4
     let before = builtValues.value
@@ -72,7 +72,7 @@ struct ConcurrentFirstReadTests {
     #expect(builtValues.value - before == rounds)
   }
 
-  @Test func testConcurrentFirstReadsRunTheRegisteredInitializerOnce() {
+  @Test func concurrentFirstReadsRunTheRegisteredInitializerOnce() {
     let calls = Counter()
     InitializerRegistry.shared.register(Registered.self, in: RegisteredContainer.self) { _ in
       calls.increment()
@@ -87,7 +87,7 @@ struct ConcurrentFirstReadTests {
 }
 
 extension ConcurrentFirstReadTests {
-  @Test func testSecondReaderWaitsForTheFirstAndGetsItsValue() {
+  @Test func secondReaderWaitsForTheFirstAndGetsItsValue() {
     let built = Counter()
     let secondReaderStarted = DispatchSemaphore(value: 0)
     InitializerRegistry.shared.register(Slow.self, in: SlowContainer.self) { _ in

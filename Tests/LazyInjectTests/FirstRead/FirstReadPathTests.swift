@@ -3,208 +3,211 @@ import LazyInject
 import LazyInjectTestSupport
 import Testing
 
-// Which way a first read went, seen through the package's probe (debug builds record it). The
-// express path needs a process where no override layer was ever made, so these tests are exit
-// tests: each runs in a fresh process.
+// Exit tests only: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+#if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+  // Which way a first read went, seen through the package's probe (debug builds record it). The
+  // express path needs a process where no override layer was ever made, so these tests are exit
+  // tests: each runs in a fresh process.
 
-private final class Meter {
-  init() {}
-}
-
-private final class Gauge {
-  init() {}
-}
-
-private class Panel {
-  @Lazy var meter: Meter
-  @Lazy var gauge: Gauge
-}
-
-// A new container class makes a new (property type, container class) pair, whose first rule is
-// its pin: the express path serves only a pair's pin.
-private final class FirstPanel: Panel {}
-private final class SecondPanel: Panel {}
-private final class ThirdPanel: Panel {}
-private final class FourthPanel: Panel {}
-private final class FifthPanel: Panel {}
-private final class SixthPanel: Panel {}
-private final class SeventhPanel: Panel {}
-
-private final class DefaultService: DefaultInitializable {
-  init() {}
-}
-
-private final class DefaultPanel {
-  @Lazy var service: DefaultService
-}
-
-extension InitializerRegistry.Scope {
-  fileprivate static let panelSession = Self.custom("panel session")
-}
-
-/// The paths of `count` first reads of `read` on new panels made by `make`, in order.
-private func paths(
-  _ count: Int, of make: () -> Panel = Panel.init, _ read: (Panel) -> Void
-) -> [FirstReadPath?] {
-  (0..<count).map { _ in
-    FirstReadProbe.reset()
-    read(make())
-    return FirstReadProbe.lastPath
+  private final class Meter {
+    init() {}
   }
-}
 
-@Suite(.enabled(if: FirstReadProbe.isRecording, "only debug builds record first-read paths"))
-struct FirstReadPathTests {
-  @Test func testUniqueRegistrationMovesFromTheRegistryToTheExpressTable() async {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      InitializerRegistry.shared.register(Meter.self) { _ in Meter() }
-      let seen = paths(3) { _ = $0.meter }
-      require(seen.first == .registryBuild, "the first read took \(seen)")
-      require(seen.last == .fastTableBuild, "later reads took \(seen)")
-      require(
-        FirstReadProbe.fastPathEntry(for: Meter.self, in: Panel.self) == .build,
-        "the express table holds no entry for the pair")
+  private final class Gauge {
+    init() {}
+  }
+
+  private class Panel {
+    @Lazy var meter: Meter
+    @Lazy var gauge: Gauge
+  }
+
+  // A new container class makes a new (property type, container class) pair, whose first rule is
+  // its pin: the express path serves only a pair's pin.
+  private final class FirstPanel: Panel {}
+  private final class SecondPanel: Panel {}
+  private final class ThirdPanel: Panel {}
+  private final class FourthPanel: Panel {}
+  private final class FifthPanel: Panel {}
+  private final class SixthPanel: Panel {}
+  private final class SeventhPanel: Panel {}
+
+  private final class DefaultService: DefaultInitializable {
+    init() {}
+  }
+
+  private final class DefaultPanel {
+    @Lazy var service: DefaultService
+  }
+
+  extension InitializerRegistry.Scope {
+    fileprivate static let panelSession = Self.custom("panel session")
+  }
+
+  /// The paths of `count` first reads of `read` on new panels made by `make`, in order.
+  private func paths(
+    _ count: Int, of make: () -> Panel = Panel.init, _ read: (Panel) -> Void
+  ) -> [FirstReadPath?] {
+    (0..<count).map { _ in
+      FirstReadProbe.reset()
+      read(make())
+      return FirstReadProbe.lastPath
     }
   }
 
-  @Test func testSingletonIsBuiltThenKeptThenFoundInTheExpressTable() async {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      InitializerRegistry.shared.register(Meter.self, scope: .singleton) { _ in Meter() }
-      let seen = paths(3) { _ = $0.meter }
-      require(
-        seen == [.general, .general, .fastTableKeptHandle],
-        "the reads took \(seen)")
-      require(
-        FirstReadProbe.fastPathEntry(for: Meter.self, in: Panel.self) == .keptHandle,
-        "the express table holds no kept object for the pair")
-    }
-  }
-
-  @Test func testEveryChangeThatCanReleaseWhatAnEntryNamesEmptiesTheTable() async {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      let registry = InitializerRegistry.shared
-      registry.duplicateRegistrationHandler = { _ in }  // Replacing is the point here.
-      registry.register(Meter.self) { _ in Meter() }
-      let changes: [(String, () -> Panel, () -> Void)] = [
-        (
-          "a registration for another pair", FirstPanel.init,
-          {
-            registry.register(Gauge.self) { _ in Gauge() }
-          }
-        ),
-        (
-          "a replaced registration", SecondPanel.init,
-          {
-            registry.register(Meter.self) { _ in Meter() }
-          }
-        ),
-        ("unregister", ThirdPanel.init, { registry.unregister(Gauge.self) }),
-        ("resetSingletons", FourthPanel.init, { registry.resetAllScopes() }),
-        ("reset of a custom scope", FifthPanel.init, { registry.reset(.panelSession) }),
-        (
-          "a tracer, set and unset", SixthPanel.init,
-          {
-            registry.tracer = { _ in }
-            registry.tracer = nil
-          }
-        ),
-        ("removeAll", SeventhPanel.init, { registry.unregisterAll() }),
-      ]
-      for (name, make, change) in changes {
-        let container: AnyClass = type(of: make())
-        let seen = paths(3, of: make) { _ = $0.meter }
+  @Suite(.enabled(if: FirstReadProbe.isRecording, "only debug builds record first-read paths"))
+  struct FirstReadPathTests {
+    @Test func uniqueRegistrationMovesFromTheRegistryToTheExpressTable() async {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        InitializerRegistry.shared.register(Meter.self) { _ in Meter() }
+        let seen = paths(3) { _ = $0.meter }
+        require(seen.first == .registryBuild, "the first read took \(seen)")
+        require(seen.last == .fastTableBuild, "later reads took \(seen)")
         require(
-          FirstReadProbe.fastPathEntry(for: Meter.self, in: container) == .build,
-          "no entry before \(name): the reads took \(seen)")
-        change()
+          FirstReadProbe.fastPathEntry(for: Meter.self, in: Panel.self) == .build,
+          "the express table holds no entry for the pair")
+      }
+    }
+
+    @Test func singletonIsBuiltThenKeptThenFoundInTheExpressTable() async {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        InitializerRegistry.shared.register(Meter.self, scope: .singleton) { _ in Meter() }
+        let seen = paths(3) { _ = $0.meter }
         require(
-          FirstReadProbe.fastPathEntry(for: Meter.self, in: container) == nil,
-          "the entry outlived \(name)")
+          seen == [.general, .general, .fastTableKeptHandle],
+          "the reads took \(seen)")
+        require(
+          FirstReadProbe.fastPathEntry(for: Meter.self, in: Panel.self) == .keptHandle,
+          "the express table holds no kept object for the pair")
+      }
+    }
+
+    @Test func everyChangeThatCanReleaseWhatAnEntryNamesEmptiesTheTable() async {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        let registry = InitializerRegistry.shared
+        registry.duplicateRegistrationHandler = { _ in }  // Replacing is the point here.
+        registry.register(Meter.self) { _ in Meter() }
+        let changes: [(String, () -> Panel, () -> Void)] = [
+          (
+            "a registration for another pair", FirstPanel.init,
+            {
+              registry.register(Gauge.self) { _ in Gauge() }
+            }
+          ),
+          (
+            "a replaced registration", SecondPanel.init,
+            {
+              registry.register(Meter.self) { _ in Meter() }
+            }
+          ),
+          ("unregister", ThirdPanel.init, { registry.unregister(Gauge.self) }),
+          ("resetSingletons", FourthPanel.init, { registry.resetAllScopes() }),
+          ("reset of a custom scope", FifthPanel.init, { registry.reset(.panelSession) }),
+          (
+            "a tracer, set and unset", SixthPanel.init,
+            {
+              registry.tracer = { _ in }
+              registry.tracer = nil
+            }
+          ),
+          ("removeAll", SeventhPanel.init, { registry.unregisterAll() }),
+        ]
+        for (name, make, change) in changes {
+          let container: AnyClass = type(of: make())
+          let seen = paths(3, of: make) { _ = $0.meter }
+          require(
+            FirstReadProbe.fastPathEntry(for: Meter.self, in: container) == .build,
+            "no entry before \(name): the reads took \(seen)")
+          change()
+          require(
+            FirstReadProbe.fastPathEntry(for: Meter.self, in: container) == nil,
+            "the entry outlived \(name)")
+        }
+      }
+    }
+
+    @Test func readAfterADroppedSingletonTakesTheGeneralPathAndBuildsAgain() async {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        let registry = InitializerRegistry.shared
+        registry.register(Meter.self, scope: .singleton) { _ in Meter() }
+        var kept: Meter?
+        _ = paths(3) { kept = $0.meter }
+        weak let dropped = kept
+        kept = nil
+        registry.resetAllScopes()
+        require(dropped == nil, "the dropped singleton is still alive")
+        let seen = paths(1) { _ = $0.meter }
+        require(seen == [.general], "the read after the reset took \(seen)")
+      }
+    }
+
+    @Test func tracerTurnsTheExpressPathOffWhileItIsSet() async {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        let registry = InitializerRegistry.shared
+        registry.register(Meter.self) { _ in Meter() }
+        _ = paths(3) { _ = $0.meter }
+        registry.tracer = { _ in }
+        let traced = paths(3) { _ = $0.meter }
+        require(traced == [.general, .general, .general], "traced reads took \(traced)")
+        registry.tracer = nil
+        let untraced = paths(3) { _ = $0.meter }
+        require(untraced.last == .fastTableBuild, "reads after the tracer took \(untraced)")
+      }
+    }
+
+    @Test func firstOverrideLayerTurnsTheExpressPathOffForTheProcess() async {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        let registry = InitializerRegistry.shared
+        registry.register(Meter.self) { _ in Meter() }
+        _ = paths(3) { _ = $0.meter }
+        registry.withOverrides { _ in
+        } operation: {
+        }
+        let seen = paths(3) { _ = $0.meter }
+        require(seen == [.general, .general, .general], "reads after a layer took \(seen)")
+      }
+    }
+
+    @Test func onlyPairsWithAPropertyRuleLeaveTheExpressPath() async {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        let registry = InitializerRegistry.shared
+        registry.register(Meter.self) { _ in Meter() }
+        registry.register(Gauge.self) { _ in Gauge() }
+        _ = paths(3) { _ = $0.gauge }
+        registry.register(\Panel.$gauge) { _ in Gauge() }
+        require(
+          FirstReadProbe.fastPathEntry(for: Gauge.self, in: Panel.self) == nil,
+          "the entry outlived the property rule's registration")
+        let meter = paths(3) { _ = $0.meter }
+        require(meter.last == .fastTableBuild, "reads of another pair took \(meter)")
+        let gauge = paths(3) { _ = $0.gauge }
+        require(gauge == [.general, .general, .general], "reads of the pair took \(gauge)")
+        require(
+          FirstReadProbe.fastPathEntry(for: Gauge.self, in: Panel.self) == nil,
+          "the pair with a property rule has an entry")
+        registry.unregister(\Panel.$gauge)
+        let after = paths(3) { _ = $0.gauge }
+        require(after.last == .fastTableBuild, "reads after unregistering took \(after)")
+      }
+    }
+
+    @Test func defaultInitializableTypeTakesTheGeneralPath() async {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        let seen = (0..<3).map { _ -> FirstReadPath? in
+          FirstReadProbe.reset()
+          _ = DefaultPanel().service
+          return FirstReadProbe.lastPath
+        }
+        require(seen == [.general, .general, .general], "the reads took \(seen)")
       }
     }
   }
-
-  @Test func testReadAfterADroppedSingletonTakesTheGeneralPathAndBuildsAgain() async {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      let registry = InitializerRegistry.shared
-      registry.register(Meter.self, scope: .singleton) { _ in Meter() }
-      var kept: Meter?
-      _ = paths(3) { kept = $0.meter }
-      weak let dropped = kept
-      kept = nil
-      registry.resetAllScopes()
-      require(dropped == nil, "the dropped singleton is still alive")
-      let seen = paths(1) { _ = $0.meter }
-      require(seen == [.general], "the read after the reset took \(seen)")
-    }
-  }
-
-  @Test func testTracerTurnsTheExpressPathOffWhileItIsSet() async {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      let registry = InitializerRegistry.shared
-      registry.register(Meter.self) { _ in Meter() }
-      _ = paths(3) { _ = $0.meter }
-      registry.tracer = { _ in }
-      let traced = paths(3) { _ = $0.meter }
-      require(traced == [.general, .general, .general], "traced reads took \(traced)")
-      registry.tracer = nil
-      let untraced = paths(3) { _ = $0.meter }
-      require(untraced.last == .fastTableBuild, "reads after the tracer took \(untraced)")
-    }
-  }
-
-  @Test func testFirstOverrideLayerTurnsTheExpressPathOffForTheProcess() async {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      let registry = InitializerRegistry.shared
-      registry.register(Meter.self) { _ in Meter() }
-      _ = paths(3) { _ = $0.meter }
-      registry.withOverrides { _ in
-      } operation: {
-      }
-      let seen = paths(3) { _ = $0.meter }
-      require(seen == [.general, .general, .general], "reads after a layer took \(seen)")
-    }
-  }
-
-  @Test func testOnlyPairsWithAPropertyRuleLeaveTheExpressPath() async {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      let registry = InitializerRegistry.shared
-      registry.register(Meter.self) { _ in Meter() }
-      registry.register(Gauge.self) { _ in Gauge() }
-      _ = paths(3) { _ = $0.gauge }
-      registry.register(\Panel.$gauge) { _ in Gauge() }
-      require(
-        FirstReadProbe.fastPathEntry(for: Gauge.self, in: Panel.self) == nil,
-        "the entry outlived the property rule's registration")
-      let meter = paths(3) { _ = $0.meter }
-      require(meter.last == .fastTableBuild, "reads of another pair took \(meter)")
-      let gauge = paths(3) { _ = $0.gauge }
-      require(gauge == [.general, .general, .general], "reads of the pair took \(gauge)")
-      require(
-        FirstReadProbe.fastPathEntry(for: Gauge.self, in: Panel.self) == nil,
-        "the pair with a property rule has an entry")
-      registry.unregister(\Panel.$gauge)
-      let after = paths(3) { _ = $0.gauge }
-      require(after.last == .fastTableBuild, "reads after unregistering took \(after)")
-    }
-  }
-
-  @Test func testDefaultInitializableTypeTakesTheGeneralPath() async {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      let seen = (0..<3).map { _ -> FirstReadPath? in
-        FirstReadProbe.reset()
-        _ = DefaultPanel().service
-        return FirstReadProbe.lastPath
-      }
-      require(seen == [.general, .general, .general], "the reads took \(seen)")
-    }
-  }
-}
+#endif

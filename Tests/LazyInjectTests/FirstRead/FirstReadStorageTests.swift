@@ -37,7 +37,7 @@ private final class SettingsScreen {
 private final class Witness: Sendable {}
 
 struct FirstReadStorageTests {
-  @Test func testBoxedValueDoesNotKeepItsRemovedRegistrationAlive() {
+  @Test func boxedValueDoesNotKeepItsRemovedRegistrationAlive() {
     let registry = InitializerRegistry.shared
     var witness: Witness? = Witness()
     weak let watched = witness
@@ -52,7 +52,7 @@ struct FirstReadStorageTests {
     #expect(screen.$settings.rule?.containerTypeName?.hasSuffix("SettingsScreen") == true)
   }
 
-  @Test func testRuleOfAnEarlierValueSurvivesAReplacementRegistration() {
+  @Test func ruleOfAnEarlierValueSurvivesAReplacementRegistration() {
     let registry = InitializerRegistry.shared
     registry.register(Loader.self, in: StoredScreen.self) { _ in Loader("first") }
     let early = StoredScreen()
@@ -68,7 +68,7 @@ struct FirstReadStorageTests {
     #expect(late.$loader.rule?.isDefaultInitializer == false)
   }
 
-  @Test func testAssignedValueHasNoRuleAndResetForgetsIt() {
+  @Test func assignedValueHasNoRuleAndResetForgetsIt() {
     let screen = StoredScreen()
     #expect(!screen.$parser.isResolved)
     screen.parser = Parser()
@@ -80,7 +80,7 @@ struct FirstReadStorageTests {
     #expect(screen.$parser.rule?.isDefaultInitializer == true)
   }
 
-  @Test func testOverrideValueNamesTheLayerAfterTheLayerEnds() {
+  @Test func overrideValueNamesTheLayerAfterTheLayerEnds() {
     InitializerRegistry.shared.register(Loader.self, in: StoredSubscreen.self) { _ in
       Loader("production")
     }
@@ -98,58 +98,61 @@ struct FirstReadStorageTests {
     #expect(before.$loader.rule?.overrideDepth == 0)
   }
 
-  @Test func testExpressPathKeepsRulesSingletonsAndResetsInAFreshProcess() async {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      let registry = InitializerRegistry.shared
-      registry.register(Loader.self) { _ in Loader("root") }
-      registry.register(Manager.self, scope: .singleton) { _ in Manager() }
-      registry.register(Settings.self) { _ in Settings(name: "root") }
-      let first = StoredScreen()
-      let second = StoredScreen()
-      guard first.loader.source == "root", first.loader === first.loader,
-        first.loader !== second.loader
-      else { failExitTest("a unique value was not kept once per object") }
-      guard first.manager === second.manager else {
-        failExitTest("two objects got two singletons")
-      }
-      guard first.$loader.rule?.isRootDefault == true, first.$manager.rule?.scope == .singleton,
-        first.$parser.rule == nil, first.parser === first.parser,
-        first.$parser.rule?.isDefaultInitializer == true, first.settings.name == "root",
-        first.$settings.rule?.isRootDefault == true
-      else { failExitTest("a rule was lost: \(String(describing: first.$loader.rule))") }
-      let manager = first.manager
-      registry.resetAllScopes()
-      guard StoredScreen().manager !== manager, first.manager !== manager else {
-        failExitTest("resetSingletons kept the instance")
-      }
-      first.$loader.reset()
-      guard !first.$loader.isResolved, first.loader.source == "root" else {
-        failExitTest("reset did not forget the value")
-      }
-      let assigned = Loader("assigned")
-      first.loader = assigned
-      guard first.loader === assigned, first.$loader.rule == nil else {
-        failExitTest("an assigned value kept a rule")
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func expressPathKeepsRulesSingletonsAndResetsInAFreshProcess() async {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        let registry = InitializerRegistry.shared
+        registry.register(Loader.self) { _ in Loader("root") }
+        registry.register(Manager.self, scope: .singleton) { _ in Manager() }
+        registry.register(Settings.self) { _ in Settings(name: "root") }
+        let first = StoredScreen()
+        let second = StoredScreen()
+        guard first.loader.source == "root", first.loader === first.loader,
+          first.loader !== second.loader
+        else { failExitTest("a unique value was not kept once per object") }
+        guard first.manager === second.manager else {
+          failExitTest("two objects got two singletons")
+        }
+        guard first.$loader.rule?.isRootDefault == true, first.$manager.rule?.scope == .singleton,
+          first.$parser.rule == nil, first.parser === first.parser,
+          first.$parser.rule?.isDefaultInitializer == true, first.settings.name == "root",
+          first.$settings.rule?.isRootDefault == true
+        else { failExitTest("a rule was lost: \(String(describing: first.$loader.rule))") }
+        let manager = first.manager
+        registry.resetAllScopes()
+        guard StoredScreen().manager !== manager, first.manager !== manager else {
+          failExitTest("resetSingletons kept the instance")
+        }
+        first.$loader.reset()
+        guard !first.$loader.isResolved, first.loader.source == "root" else {
+          failExitTest("reset did not forget the value")
+        }
+        let assigned = Loader("assigned")
+        first.loader = assigned
+        guard first.loader === assigned, first.$loader.rule == nil else {
+          failExitTest("an assigned value kept a rule")
+        }
       }
     }
-  }
 
-  @Test func testRemovedSingletonIsReleasedThoughItsRuleIsStillKnown() async {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      let registry = InitializerRegistry.shared
-      registry.register(Manager.self, scope: .singleton) { _ in Manager() }
-      let screen = StoredScreen()
-      weak let manager = screen.manager
-      guard screen.$manager.rule?.scope == .singleton else {
-        failExitTest("the singleton's rule is unknown")
-      }
-      registry.unregisterAll()
-      screen.$manager.reset()
-      guard manager == nil else {
-        failExitTest("the pin of the removed registration kept its singleton alive")
+    @Test func removedSingletonIsReleasedThoughItsRuleIsStillKnown() async {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        let registry = InitializerRegistry.shared
+        registry.register(Manager.self, scope: .singleton) { _ in Manager() }
+        let screen = StoredScreen()
+        weak let manager = screen.manager
+        guard screen.$manager.rule?.scope == .singleton else {
+          failExitTest("the singleton's rule is unknown")
+        }
+        registry.unregisterAll()
+        screen.$manager.reset()
+        guard manager == nil else {
+          failExitTest("the pin of the removed registration kept its singleton alive")
+        }
       }
     }
-  }
+  #endif
 }

@@ -95,7 +95,7 @@ private func checkoutMadeWithMocks(_ weakMocks: WeakMocks = WeakMocks()) -> Chec
 struct CreationLayerTests {
   init() { production }
 
-  @Test func testObjectMadeInsideALayerResolvesWithItAfterTheLayerEnded() {
+  @Test func objectMadeInsideALayerResolvesWithItAfterTheLayerEnded() {
     let weakMocks = WeakMocks()
     let checkout = checkoutMadeWithMocks(weakMocks)
     #expect(checkout.gateway.kind == "mock")
@@ -104,7 +104,7 @@ struct CreationLayerTests {
     #expect(checkout.delegate === weakMocks.delegate)
   }
 
-  @Test func testObjectMadeOutsideLayersResolvesWithTheReadersLayer() {
+  @Test func objectMadeOutsideLayersResolvesWithTheReadersLayer() {
     let checkout = Checkout()
     InitializerRegistry.shared.withOverrides {
       $0.register(Gateway.self) { _ in Gateway("reader's mock") }
@@ -114,7 +114,7 @@ struct CreationLayerTests {
     #expect(Checkout().gateway.kind == "live")
   }
 
-  @Test func testReadersOwnLayerGoesAboveTheObjectsLayers() {
+  @Test func readersOwnLayerGoesAboveTheObjectsLayers() {
     let checkout = checkoutMadeWithMocks()
     InitializerRegistry.shared.withOverrides {
       $0.register(Gateway.self) { _ in Gateway("reader's mock") }
@@ -124,7 +124,7 @@ struct CreationLayerTests {
     }
   }
 
-  @Test func testObjectMadeInANestedLayerKeepsItInsideTheOuterOne() {
+  @Test func objectMadeInANestedLayerKeepsItInsideTheOuterOne() {
     InitializerRegistry.shared.withOverrides {
       $0.register(Gateway.self) { _ in Gateway("outer mock") }
     } operation: {
@@ -137,7 +137,7 @@ struct CreationLayerTests {
     }
   }
 
-  @Test func testUnreadPropertyOfAnObjectMadeInALayerIsUnresolved() throws {
+  @Test func unreadPropertyOfAnObjectMadeInALayerIsUnresolved() throws {
     let checkout = checkoutMadeWithMocks()
     #expect(!checkout.$gateway.isResolved)
     #expect(checkout.$gateway.rule == nil)
@@ -146,20 +146,20 @@ struct CreationLayerTests {
     #expect(try #require(checkout.$gateway.rule).overrideDepth == 1)
   }
 
-  @Test func testValidateSeesAnUnreadPropertyOfAnObjectMadeInALayerAsUnresolved() {
+  @Test func validateSeesAnUnreadPropertyOfAnObjectMadeInALayerAsUnresolved() {
     let checkout = checkoutMadeWithMocks()
     let registry = InitializerRegistry()
     #expect(throws: ResolutionError.self) { try registry.validate(checkout) }
   }
 
-  @Test func testResetForgetsTheObjectsLayers() {
+  @Test func resetForgetsTheObjectsLayers() {
     let checkout = checkoutMadeWithMocks()
     #expect(checkout.gateway.kind == "mock")
     checkout.$gateway.reset()
     #expect(checkout.gateway.kind == "live")
   }
 
-  @Test func testWeakPropertyResolvesAgainWithTheObjectsLayersAfterItsInstanceWentAway() {
+  @Test func weakPropertyResolvesAgainWithTheObjectsLayersAfterItsInstanceWentAway() {
     let checkout = InitializerRegistry.shared.withOverrides {
       $0.register(Parent?.self) { _ in Parent("fresh mock") }
     } operation: {
@@ -176,7 +176,7 @@ struct CreationLayerTests {
     }
   }
 
-  @Test func testSingletonBuiltForAnObjectMadeInALayerStaysInThatLayer() {
+  @Test func singletonBuiltForAnObjectMadeInALayerStaysInThatLayer() {
     let screen = InitializerRegistry.shared.withOverrides {
       $0.register(Gateway.self) { _ in Gateway("mock") }
       $0.register(SharedCart.self, scope: .singleton) { _ in SharedCart() }
@@ -188,7 +188,7 @@ struct CreationLayerTests {
     #expect(CartScreen().cart === production)
   }
 
-  @Test func testLayersOfAnObjectAreReleasedWithTheObject() {
+  @Test func layersOfAnObjectAreReleasedWithTheObject() {
     final class Canary: Sendable {}
     weak var canary: Canary?
     // Only the layer's rule keeps the canary, and only the checkout keeps the layer.
@@ -206,7 +206,7 @@ struct CreationLayerTests {
     #expect(canary == nil)
   }
 
-  @Test func testConcurrentFirstReadsOfAnObjectMadeInALayerBuildOneValue() {
+  @Test func concurrentFirstReadsOfAnObjectMadeInALayerBuildOneValue() {
     let built = Counter()
     let checkout = InitializerRegistry.shared.withOverrides {
       $0.register(Gateway.self) { _ in
@@ -225,7 +225,7 @@ struct CreationLayerTests {
     #expect(Set(seen.value).count == 1)
   }
 
-  @Test func testSingletonOfTheObjectsLayerBuiltWithTheReadersMockIsKeptByNeither() {
+  @Test func singletonOfTheObjectsLayerBuiltWithTheReadersMockIsKeptByNeither() {
     let (first, second) = InitializerRegistry.shared.withOverrides {
       registerSingletonTill(in: $0)
     } operation: {
@@ -242,7 +242,7 @@ struct CreationLayerTests {
     #expect(second.till === second.till)
   }
 
-  @Test func testLayerNestedInTheObjectsLayerKeepsTheSharedInstancesBuiltWithIt() {
+  @Test func layerNestedInTheObjectsLayerKeepsTheSharedInstancesBuiltWithIt() {
     InitializerRegistry.shared.withOverrides {
       registerSingletonTill(in: $0)
     } operation: {

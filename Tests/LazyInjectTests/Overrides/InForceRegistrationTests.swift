@@ -45,7 +45,7 @@ private func resolvedOutsideEveryLayer() -> [String] {
 // every layer's configure: a mock wins whatever the order, and all of it dies with the layer.
 @Suite(.overrides { $0.register(Outbox.self) { _ in Outbox("mock") } })
 struct InForceRegistrationTests {
-  @Test func testTraitMockWinsOverProductionRegisteredInTheTestBody() {
+  @Test func traitMockWinsOverProductionRegisteredInTheTestBody() {
     registerProduction()
     let screen = MailScreen()
     #expect(screen.outbox.kind == "mock")
@@ -53,7 +53,7 @@ struct InForceRegistrationTests {
     #expect(resolvedOutsideEveryLayer() == [])  // Production went to the test's layer.
   }
 
-  @Test func testProductionRegisteredInTheBodyDiesWithTheLayer() throws {
+  @Test func productionRegisteredInTheBodyDiesWithTheLayer() throws {
     let registry = InitializerRegistry()
     try registry.withOverrides { _ in
     } operation: {
@@ -64,7 +64,7 @@ struct InForceRegistrationTests {
     #expect(throws: ResolutionError.self) { try registry.resolve(Outbox.self, for: MailScreen()) }
   }
 
-  @Test func testConfigureMockWinsOverALaterMoreSpecificRegistrationInTheBody() throws {
+  @Test func configureMockWinsOverALaterMoreSpecificRegistrationInTheBody() throws {
     let registry = InitializerRegistry()
     try registry.withOverrides {
       $0.register(Inbox.self) { _ in Inbox("mock") }
@@ -75,7 +75,7 @@ struct InForceRegistrationTests {
     }
   }
 
-  @Test func testOuterLayerMockWinsOverARegistrationMadeInsideAnInnerLayer() throws {
+  @Test func outerLayerMockWinsOverARegistrationMadeInsideAnInnerLayer() throws {
     let registry = InitializerRegistry()
     try registry.withOverrides {
       $0.register(Outbox.self) { _ in Outbox("outer mock") }
@@ -89,7 +89,7 @@ struct InForceRegistrationTests {
     }
   }
 
-  @Test func testReplacingAMockInTheBodyReportsNoDuplicate() throws {
+  @Test func replacingAMockInTheBodyReportsNoDuplicate() throws {
     let registry = InitializerRegistry()
     let duplicates = Locked(0)
     registry.duplicateRegistrationHandler = { _ in duplicates.mutate { $0 += 1 } }
@@ -103,7 +103,7 @@ struct InForceRegistrationTests {
     #expect(duplicates.value == 0)
   }
 
-  @Test func testRegisteringOnTheRegistryInsideConfigureAddsToTheLayer() throws {
+  @Test func registeringOnTheRegistryInsideConfigureAddsToTheLayer() throws {
     let registry = InitializerRegistry()
     try registry.withOverrides { _ in
       registry.register(Outbox.self) { _ in Outbox("mock via the registry") }
@@ -115,7 +115,7 @@ struct InForceRegistrationTests {
     #expect(throws: ResolutionError.self) { try registry.resolve(Outbox.self, for: MailScreen()) }
   }
 
-  @Test func testExplainNamesTheRulesRegisteredWhileTheLayerIsInForce() {
+  @Test func explainNamesTheRulesRegisteredWhileTheLayerIsInForce() {
     let registry = InitializerRegistry()
     registry.withOverrides {
       $0.register(Outbox.self) { _ in Outbox("mock") }
@@ -128,7 +128,7 @@ struct InForceRegistrationTests {
     }
   }
 
-  @Test func testUnregisteringInTheBodyRemovesTheLayersMockToo() {
+  @Test func unregisteringInTheBodyRemovesTheLayersMockToo() {
     let registry = InitializerRegistry()
     registry.withOverrides {
       $0.register(Outbox.self) { _ in Outbox("mock") }

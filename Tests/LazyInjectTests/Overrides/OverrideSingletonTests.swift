@@ -28,7 +28,7 @@ private func registry(apiScope: InitializerRegistry.Scope = .singleton) -> Initi
 }
 
 struct OverrideSingletonTests {
-  @Test func testSingletonBuiltWithAMockNeverLeavesItsLayer() throws {
+  @Test func singletonBuiltWithAMockNeverLeavesItsLayer() throws {
     let registry = registry()
     weak var built: Api?
     let inside = try registry.withOverrides {
@@ -45,7 +45,7 @@ struct OverrideSingletonTests {
     #expect(try registry.resolve(Api.self, for: Screen()).session.name == "real")
   }
 
-  @Test func testWeakInstanceBuiltWithAMockNeverLeavesItsLayer() throws {
+  @Test func weakInstanceBuiltWithAMockNeverLeavesItsLayer() throws {
     let registry = registry(apiScope: .weak)
     let mock = try registry.withOverrides {
       $0.register(Session.self) { _ in Session("mock") }
@@ -57,7 +57,7 @@ struct OverrideSingletonTests {
     #expect(try registry.resolve(Api.self, for: Screen()).session.name == "real")
   }
 
-  @Test func testProductionSingletonBuiltInsideAScopeWithoutOverridesStaysShared() throws {
+  @Test func productionSingletonBuiltInsideAScopeWithoutOverridesStaysShared() throws {
     let registry = registry()
     let inside = try registry.withOverrides {
       $0.register(Clock.self) { _ in Clock() }  // A rule the build does not use.
@@ -68,7 +68,7 @@ struct OverrideSingletonTests {
     #expect(try registry.resolve(Api.self, for: Screen()) === inside)
   }
 
-  @Test func testNestedResolutionThatUsedTheMockMarksEveryOuterSingleton() throws {
+  @Test func nestedResolutionThatUsedTheMockMarksEveryOuterSingleton() throws {
     final class Client: Sendable {
       let api: Api
       init(_ api: Api) { self.api = api }
@@ -86,7 +86,7 @@ struct OverrideSingletonTests {
     #expect(try registry.resolve(Client.self, for: Screen()).api.session.name == "real")
   }
 
-  @Test func testParallelScopesEachSeeTheSingletonBuiltWithTheirOwnMock() async throws {
+  @Test func parallelScopesEachSeeTheSingletonBuiltWithTheirOwnMock() async throws {
     let registry = registry()
     let names = try await withThrowingTaskGroup(of: (Int, String).self) { group in
       for index in 0..<8 {
@@ -104,7 +104,7 @@ struct OverrideSingletonTests {
     #expect(try registry.resolve(Api.self, for: Screen()).session.name == "real")
   }
 
-  @Test func testLazyPropertyOfTheSharedRegistryKeepsTheMockInsideTheLayer() {
+  @Test func lazyPropertyOfTheSharedRegistryKeepsTheMockInsideTheLayer() {
     let shared = InitializerRegistry.shared
     shared.register(Session.self, in: Screen.self) { _ in Session("real") }
     shared.register(Api.self, in: Screen.self, scope: .singleton) { sender in

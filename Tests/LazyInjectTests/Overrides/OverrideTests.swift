@@ -40,7 +40,7 @@ struct OverrideTests {
     production
   }
 
-  @Test func testOverrideBeatsADeeperProductionRule() {
+  @Test func overrideBeatsADeeperProductionRule() {
     InitializerRegistry.shared.withOverrides { overrides in
       overrides.register(RequestManager.self) { _ in MockRequestManager() }
     } operation: {
@@ -49,7 +49,7 @@ struct OverrideTests {
     }
   }
 
-  @Test func testOverridesAreInvisibleOutsideTheOperation() {
+  @Test func overridesAreInvisibleOutsideTheOperation() {
     InitializerRegistry.shared.withOverrides { overrides in
       overrides.register(RequestManager.self) { _ in MockRequestManager() }
     } operation: {
@@ -57,7 +57,7 @@ struct OverrideTests {
     #expect(UsersViewController().requestManager.name == "production")
   }
 
-  @Test func testConsumerScopedOverrideTouchesOnlyThatConsumer() {
+  @Test func consumerScopedOverrideTouchesOnlyThatConsumer() {
     InitializerRegistry.shared.withOverrides { overrides in
       overrides.register(ResourceLoader.self, in: UsersViewController.self) { _ in
         ResourceLoader("stub")
@@ -68,7 +68,7 @@ struct OverrideTests {
     }
   }
 
-  @Test func testNestedOverridesStackWithTheInnermostWinning() {
+  @Test func nestedOverridesStackWithTheInnermostWinning() {
     let registry = InitializerRegistry.shared
     registry.withOverrides { outer in
       outer.register(ResourceLoader.self) { _ in ResourceLoader("outer") }
@@ -85,7 +85,7 @@ struct OverrideTests {
     }
   }
 
-  @Test func testAsyncOverridesHoldAcrossSuspensionPointsAndChildTasks() async {
+  @Test func asyncOverridesHoldAcrossSuspensionPointsAndChildTasks() async {
     await InitializerRegistry.shared.withOverrides { overrides in
       overrides.register(ResourceLoader.self) { _ in ResourceLoader("async") }
     } operation: {
@@ -96,7 +96,7 @@ struct OverrideTests {
     }
   }
 
-  @Test func testConcurrentTasksEachSeeOnlyTheirOwnOverrides() async {
+  @Test func concurrentTasksEachSeeOnlyTheirOwnOverrides() async {
     let mismatches = await withTaskGroup(of: Int.self) { group in
       for index in 0..<100 {
         group.addTask {
@@ -119,7 +119,7 @@ struct OverrideTests {
     #expect(mismatches == 0)
   }
 
-  @Test func testSingletonsOfAnOverrideScopeDieWithIt() throws {
+  @Test func singletonsOfAnOverrideScopeDieWithIt() throws {
     let registry = InitializerRegistry.shared
     let production = try registry.resolve(Cache.self, for: ProjectsViewController())
     weak var overridden: Cache?
@@ -135,7 +135,7 @@ struct OverrideTests {
     #expect(try registry.resolve(Cache.self, for: ProjectsViewController()) === production)
   }
 
-  @Test func testOverridesApplyToIndependentRegistriesToo() throws {
+  @Test func overridesApplyToIndependentRegistriesToo() throws {
     let registry = InitializerRegistry()
     registry.register(ResourceLoader.self) { _ in ResourceLoader("production") }
     try registry.withOverrides { overrides in
@@ -148,7 +148,7 @@ struct OverrideTests {
     }
   }
 
-  @Test func testResetSingletonsKeepsRegistrations() throws {
+  @Test func resetSingletonsKeepsRegistrations() throws {
     let registry = InitializerRegistry()
     registry.register(Cache.self, scope: .singleton) { _ in Cache() }
     let first = try registry.resolve(Cache.self, for: ProjectsViewController())
@@ -185,31 +185,34 @@ private func nameSeenByATaskThatOutlivesItsScope() async -> String {
 }
 
 struct OverrideLifetimeTests {
-  // In a fresh process, so that no other test's scope is active while the task reads.
-  @Test func testTaskCreatedInsideOverridesKeepsTheLayerWhateverOtherThreadsDo() async {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      InitializerRegistry.shared.register(OutlivingService.self) { _ in
-        OutlivingService("production")
-      }
-      let alone = await nameSeenByATaskThatOutlivesItsScope()
-      // The same while another thread is inside a scope of its own.
-      let entered = DispatchSemaphore(value: 0)
-      let leave = DispatchSemaphore(value: 0)
-      Thread.detachNewThread {
-        InitializerRegistry.shared.withOverrides { _ in
-        } operation: {
-          entered.signal()
-          leave.wait()
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    // In a fresh process, so that no other test's scope is active while the task reads.
+    @Test func taskCreatedInsideOverridesKeepsTheLayerWhateverOtherThreadsDo() async {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        InitializerRegistry.shared.register(OutlivingService.self) { _ in
+          OutlivingService("production")
+        }
+        let alone = await nameSeenByATaskThatOutlivesItsScope()
+        // The same while another thread is inside a scope of its own.
+        let entered = DispatchSemaphore(value: 0)
+        let leave = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+          InitializerRegistry.shared.withOverrides { _ in
+          } operation: {
+            entered.signal()
+            leave.wait()
+          }
+        }
+        entered.wait()
+        let alongside = await nameSeenByATaskThatOutlivesItsScope()
+        leave.signal()
+        guard alone == "mock", alongside == "mock" else {
+          FileHandle.standardError.write(Data("alone: \(alone), alongside: \(alongside)\n".utf8))
+          exit(1)
         }
       }
-      entered.wait()
-      let alongside = await nameSeenByATaskThatOutlivesItsScope()
-      leave.signal()
-      guard alone == "mock", alongside == "mock" else {
-        FileHandle.standardError.write(Data("alone: \(alone), alongside: \(alongside)\n".utf8))
-        exit(1)
-      }
     }
-  }
+  #endif
 }

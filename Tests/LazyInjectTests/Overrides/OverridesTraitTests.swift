@@ -25,17 +25,17 @@ private func registerProduction() {
 struct OverridesTraitTests {
   init() { registerProduction() }
 
-  @Test func testSuiteTraitAppliesToEachTest() {
+  @Test func suiteTraitAppliesToEachTest() {
     #expect(Screen().clock.time == "fixed")
   }
 
   @Test(.overrides { $0.register(Clock.self) { _ in Clock("test") } })
-  func testTestTraitStacksOverTheSuiteTrait() {
+  func traitOfTheTestStacksOverTheSuiteTrait() {
     #expect(Screen().clock.time == "test")
   }
 
   @Test(arguments: 1...3)
-  func testEachTestCaseRunsWithTheOverrides(_ index: Int) {
+  func eachTestCaseRunsWithTheOverrides(_ index: Int) {
     #expect(Screen().clock.time == "fixed")
   }
 }
@@ -43,7 +43,7 @@ struct OverridesTraitTests {
 struct OverridesTraitAbsenceTests {
   init() { registerProduction() }
 
-  @Test func testTestsWithoutTheTraitSeeProduction() {
+  @Test func productionIsSeenWithoutTheTrait() {
     #expect(Screen().clock.time == "now")
   }
 }

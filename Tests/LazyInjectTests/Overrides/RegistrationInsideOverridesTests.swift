@@ -18,7 +18,7 @@ private func registry() -> InitializerRegistry {
 
 // Inside an override scope, changes made on the registry apply to the scope's innermost layer.
 struct RegistrationInsideOverridesTests {
-  @Test func testUnregisteringInsideAScopeRemovesOnlyWhatTheLayerHolds() throws {
+  @Test func unregisteringInsideAScopeRemovesOnlyWhatTheLayerHolds() throws {
     let registry = registry()
     try registry.withOverrides { _ in
     } operation: {
@@ -33,7 +33,7 @@ struct RegistrationInsideOverridesTests {
     #expect(try registry.resolve(Greeter.self, for: Screen()).text == "production")
   }
 
-  @Test func testResetSingletonsInsideAScopeLeavesTheRegistrysInstances() throws {
+  @Test func resetSingletonsInsideAScopeLeavesTheRegistrysInstances() throws {
     let registry = registry()
     let shared = try registry.resolve(Tally.self, for: Screen())
     try registry.withOverrides { _ in
@@ -46,7 +46,7 @@ struct RegistrationInsideOverridesTests {
     #expect(try registry.resolve(Tally.self, for: Screen()) !== shared)
   }
 
-  @Test func testRemoveAllInsideAScopeEmptiesOnlyTheLayer() throws {
+  @Test func removeAllInsideAScopeEmptiesOnlyTheLayer() throws {
     let registry = registry()
     try registry.withOverrides {
       $0.register(Greeter.self) { _ in Greeter("layer") }

@@ -29,9 +29,12 @@ private final class AssigningScreen {
   @Lazy var value: AssignedValue
 }
 
+// Serialized: two tests count the loaders built with `builtLoaders`, one counter for the whole
+// file; run in parallel, another test's loaders (`eachContainerGetsItsOwnValue` builds two)
+// would be counted too.
 @Suite(.serialized)
 struct LazyPropertyTests {
-  @Test func testNothingIsBuiltBeforeTheFirstRead() {
+  @Test func nothingIsBuiltBeforeTheFirstRead() {
     let before = builtLoaders.value
     let screen = Screen()
     #expect(builtLoaders.value == before)
@@ -41,7 +44,7 @@ struct LazyPropertyTests {
     #expect(screen.$loader.isResolved)
   }
 
-  @Test func testValueIsBuiltOnceAndKept() {
+  @Test func valueIsBuiltOnceAndKept() {
     let before = builtLoaders.value
     let screen = Screen()
     let first = screen.loader
@@ -50,11 +53,11 @@ struct LazyPropertyTests {
     #expect(builtLoaders.value == before + 1)
   }
 
-  @Test func testEachContainerGetsItsOwnValue() {
+  @Test func eachContainerGetsItsOwnValue() {
     #expect(Screen().loader !== Screen().loader)
   }
 
-  @Test func testValueIsReleasedWithItsContainer() {
+  @Test func valueIsReleasedWithItsContainer() {
     weak var weakValue: WeakTracked?
     weak var weakScreen: TrackedScreen?
     do {
@@ -67,14 +70,14 @@ struct LazyPropertyTests {
     #expect(weakValue == nil)
   }
 
-  @Test func testSetterStoresAValueThatIsReadBackWithoutResolving() {
+  @Test func setterStoresAValueThatIsReadBackWithoutResolving() {
     let screen = AssigningScreen()
     screen.value = AssignedValue(name: "injected")
     #expect(screen.value.name == "injected")
     #expect(screen.$value.rule == nil)
   }
 
-  @Test func testSetterReplacesAResolvedValueAndReleasesTheOldOne() {
+  @Test func setterReplacesAResolvedValueAndReleasesTheOldOne() {
     let screen = AssigningScreen()
     weak let old: AssignedValue? = screen.value
     #expect(old?.name == "built")
@@ -83,7 +86,7 @@ struct LazyPropertyTests {
     #expect(screen.value.name == "second")
   }
 
-  @Test func testResetMakesTheNextReadResolveAgain() {
+  @Test func resetMakesTheNextReadResolveAgain() {
     let screen = Screen()
     let first = screen.loader
     screen.$loader.reset()

@@ -6,7 +6,7 @@ private final class Screen {}
 
 struct LifetimeTests {
   @Test(arguments: [InitializerRegistry.Scope.unique, .singleton, .weak])
-  func testRegistryNeverRetainsTheContainer(scope: InitializerRegistry.Scope) throws {
+  func registryNeverRetainsTheContainer(scope: InitializerRegistry.Scope) throws {
     let registry = InitializerRegistry()
     registry.register(Service.self, scope: scope) { _ in Service() }
     weak var weakScreen: Screen?
@@ -20,14 +20,14 @@ struct LifetimeTests {
     #expect(service != nil)
   }
 
-  @Test func testSingletonOutlivesItsContainers() throws {
+  @Test func singletonOutlivesItsContainers() throws {
     let registry = InitializerRegistry()
     registry.register(Service.self, scope: .singleton) { _ in Service() }
     weak let service = try registry.resolve(Service.self, for: Screen())
     #expect(service != nil)
   }
 
-  @Test func testUniqueValueIsReleasedWhenNobodyHoldsIt() throws {
+  @Test func uniqueValueIsReleasedWhenNobodyHoldsIt() throws {
     let registry = InitializerRegistry()
     registry.register(Service.self) { _ in Service() }
     weak let service = try registry.resolve(Service.self, for: Screen())

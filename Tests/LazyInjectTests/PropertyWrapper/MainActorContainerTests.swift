@@ -34,14 +34,14 @@ struct MainActorContainerTests {
     Self.registrations
   }
 
-  @Test func testMainActorContainerResolvesWithItselfAsSender() {
+  @Test func mainActorContainerResolvesWithItselfAsSender() {
     let controller = UsersViewController()
     #expect(!controller.$progressViewService.isResolved)
     #expect(controller.showProgress())
     #expect(controller.progressViewService === controller.progressViewService)
   }
 
-  @Test func testMainActorContainerReleasesItsValue() {
+  @Test func mainActorContainerReleasesItsValue() {
     weak var service: ProgressViewService?
     do {
       let controller = ViewController()

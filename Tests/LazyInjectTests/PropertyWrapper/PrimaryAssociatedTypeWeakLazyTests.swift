@@ -48,15 +48,18 @@ struct PrimaryAssociatedTypeWeakLazyTests {
     }
   }
 
-  @Test func protocolThatIsNotClassBoundStopsTheProgramAtItsFirstValue() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        startWatchdog()
-        let dashboard = ValueDashboard()  // Its metadata does not tell: made all the same.
-        dashboard.producer = IntProducer()
-        failExitTest("a value that is no object was stored weakly")
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(output.contains("must be a class or a class-bound protocol"))
-  }
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func protocolThatIsNotClassBoundStopsTheProgramAtItsFirstValue() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          let dashboard = ValueDashboard()  // Its metadata does not tell: made all the same.
+          dashboard.producer = IntProducer()
+          failExitTest("a value that is no object was stored weakly")
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(output.contains("must be a class or a class-bound protocol"))
+    }
+  #endif
 }

@@ -19,7 +19,7 @@ private final class Screen: InjectionObserving {
 }
 
 struct ProjectionTests {
-  @Test func testResetPicksUpANewRule() {
+  @Test func resetPicksUpANewRule() {
     let registry = InitializerRegistry.shared
     registry.register(Loader.self, in: Screen.self) { _ in Loader("first") }
     let screen = Screen()
@@ -31,7 +31,7 @@ struct ProjectionTests {
     #expect(screen.loader.source == "second")
   }
 
-  @Test func testRuleTellsWhichRuleProducedTheValue() throws {
+  @Test func ruleTellsWhichRuleProducedTheValue() throws {
     InitializerRegistry.shared.withOverrides { overrides in
       overrides.register(Loader.self, in: Screen.self) { _ in Loader("override") }
     } operation: {
@@ -45,7 +45,7 @@ struct ProjectionTests {
     }
   }
 
-  @Test func testContainerObservesEachInjectionButNotAssignments() {
+  @Test func containerObservesEachInjectionButNotAssignments() {
     InitializerRegistry.shared.withOverrides { overrides in
       overrides.register(Loader.self, in: Screen.self) { _ in Loader("observed") }
     } operation: {

@@ -43,21 +43,21 @@ struct ProtocolPropertyTests {
     Self.registrations
   }
 
-  @Test func testProtocolTypedPropertyResolvesItsRegisteredExistential() {
+  @Test func protocolTypedPropertyResolvesItsRegisteredExistential() {
     let screen = Screen()
     #expect(screen.loader.source == "remote")
     #expect(screen.loader === screen.loader)
   }
 
-  @Test func testProtocolTypedPropertyHonoursContainerRegistrations() {
+  @Test func protocolTypedPropertyHonoursContainerRegistrations() {
     #expect(SpecialScreen().loader.source == "users")
   }
 
-  @Test func testProtocolWithValueTypeConformerWorks() {
+  @Test func protocolWithValueTypeConformerWorks() {
     #expect(Screen().formatter.format(3) == "#3")
   }
 
-  @Test func testAssigningAConformerReplacesTheRegisteredOne() {
+  @Test func assigningAConformerReplacesTheRegisteredOne() {
     let screen = Screen()
     screen.loader = UsersLoader()
     #expect(screen.loader.source == "users")

@@ -50,7 +50,7 @@ private let registrations: Void = {
 struct ProtocolWeakLazyTests {
   init() { registrations }
 
-  @Test func testProtocolTypedPropertyResolvesAndDoesNotKeepTheInstanceAlive() {
+  @Test func protocolTypedPropertyResolvesAndDoesNotKeepTheInstanceAlive() {
     let flow = PaymentFlow()
     var host: HostScreen? = HostScreen("cart")
     weak let released = host
@@ -63,7 +63,7 @@ struct ProtocolWeakLazyTests {
     #expect(flow.delegate == nil)
   }
 
-  @Test func testNonOptionalRuleOfTheProtocolApplies() {
+  @Test func nonOptionalRuleOfTheProtocolApplies() {
     let host = HostScreen("root default")
     InitializerRegistry.shared.withOverrides {
       $0.register((any FlowDelegate).self) { _ in host }
@@ -72,7 +72,7 @@ struct ProtocolWeakLazyTests {
     }
   }
 
-  @Test func testAssignedInstanceIsHeldWeakly() {
+  @Test func assignedInstanceIsHeldWeakly() {
     let flow = RefundFlow()
     var host: HostScreen? = HostScreen("assigned")
     flow.delegate = host
@@ -81,7 +81,7 @@ struct ProtocolWeakLazyTests {
     #expect(flow.delegate == nil)
   }
 
-  @Test func testConcurrentFirstReadsBuildOneInstance() {
+  @Test func concurrentFirstReadsBuildOneInstance() {
     let built = Counter()
     let kept = Locked<[HostScreen]>([])
     InitializerRegistry.shared.withOverrides {
@@ -103,7 +103,7 @@ struct ProtocolWeakLazyTests {
     }
   }
 
-  @Test func testObserverHearsTheProtocolTypedProperty() {
+  @Test func observerHearsTheProtocolTypedProperty() {
     let host = HostScreen("observed")
     InitializerRegistry.shared.withOverrides {
       $0.register((any FlowDelegate).self) { _ in host }
@@ -114,7 +114,7 @@ struct ProtocolWeakLazyTests {
     }
   }
 
-  @Test func testAnyObjectPropertyResolves() {
+  @Test func anyObjectPropertyResolves() {
     let host = HostScreen("any object")
     InitializerRegistry.shared.withOverrides {
       $0.register(AnyObject.self) { _ in host }
@@ -123,23 +123,26 @@ struct ProtocolWeakLazyTests {
     }
   }
 
-  @Test func testTakesNoMoreBytesThanAWeakVarOfTheProtocol() {
+  @Test func takesNoMoreBytesThanAWeakVarOfTheProtocol() {
     #expect(
       MemoryLayout<WeakLazy<any FlowDelegate>>.size <= MemoryLayout<WeakExistentialSlot>.size)
   }
 
-  @Test func testNonClassTypeStopsTheProgramWithTheFix() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        startWatchdog()
-        _ = ValueHolder()
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(output.contains("@WeakLazy holds its value weakly, so Swift.Int must be a class"))
-    #expect(output.contains("Fix: declare the property with @Lazy"))
-  }
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func nonClassTypeStopsTheProgramWithTheFix() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          _ = ValueHolder()
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(output.contains("@WeakLazy holds its value weakly, so Swift.Int must be a class"))
+      #expect(output.contains("Fix: declare the property with @Lazy"))
+    }
+  #endif
 
-  @Test func testMissingRuleOfAProtocolTypedPropertyIsNil() {
+  @Test func missingRuleOfAProtocolTypedPropertyIsNil() {
     #expect(RefundFlow().delegate == nil)
   }
 }

@@ -44,7 +44,7 @@ struct WeakLazyTests {
     Self.registrations
   }
 
-  @Test func testResolvesOnFirstReadAndDoesNotKeepTheInstanceAlive() {
+  @Test func resolvesOnFirstReadAndDoesNotKeepTheInstanceAlive() {
     let screen = ChildScreen()
     var flow: FlowCoordinator? = FlowCoordinator("sign-in")
     weak let released = flow
@@ -56,7 +56,7 @@ struct WeakLazyTests {
     #expect(screen.coordinator == nil)
   }
 
-  @Test func testResolvesAgainAfterTheInstanceWasReleased() {
+  @Test func resolvesAgainAfterTheInstanceWasReleased() {
     let screen = ChildScreen()
     currentFlow.mutate { $0 = FlowCoordinator("first") }
     #expect(screen.coordinator?.name == "first")
@@ -66,11 +66,11 @@ struct WeakLazyTests {
     currentFlow.mutate { $0 = nil }
   }
 
-  @Test func testIsNilWhenNoRuleApplies() {
+  @Test func isNilWhenNoRuleApplies() {
     #expect(OrphanScreen().coordinator == nil)
   }
 
-  @Test func testAssignedInstanceIsHeldWeakly() {
+  @Test func assignedInstanceIsHeldWeakly() {
     let screen = OrphanScreen()
     var flow: FlowCoordinator? = FlowCoordinator("assigned")
     screen.coordinator = flow
@@ -79,7 +79,7 @@ struct WeakLazyTests {
     #expect(screen.coordinator == nil)
   }
 
-  @Test func testOverrideLayerApplies() {
+  @Test func overrideLayerApplies() {
     let mock = FlowCoordinator("mock")
     InitializerRegistry.shared.withOverrides {
       $0.register(FlowCoordinator.self, in: OrphanScreen.self) { _ in mock }
@@ -88,7 +88,7 @@ struct WeakLazyTests {
     }
   }
 
-  @Test func testConcurrentFirstReadsBuildOneInstance() {
+  @Test func concurrentFirstReadsBuildOneInstance() {
     let before = racedBuilds.value
     for _ in 0..<50 {
       let screen = Handoff(value: RacedScreen())
@@ -104,7 +104,7 @@ struct WeakLazyTests {
     #expect(racedBuilds.value - before == 50)
   }
 
-  @Test func testTakesNoMoreBytesThanWeakVar() {
+  @Test func takesNoMoreBytesThanWeakVar() {
     #expect(MemoryLayout<WeakLazy<FlowCoordinator>>.size == MemoryLayout<WeakSlot>.size)
   }
 }
@@ -126,25 +126,28 @@ private final class ObservedFlowScreen: InjectionObserving {
 }
 
 struct WeakLazyDiagnosticsTests {
-  @Test func testInitializerReadingItsOwnWeakPropertyIsReportedAsACycle() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        startWatchdog()
-        InitializerRegistry.shared.register(
-          SelfNeedingScreen.Coordinator.self, in: SelfNeedingScreen.self
-        ) { screen in
-          _ = screen.coordinator
-          return SelfNeedingScreen.Coordinator()
-        }
-        _ = SelfNeedingScreen().coordinator
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(!output.contains("watchdog"), "the read waited for itself")
-    #expect(output.contains("dependency cycle"))
-    #expect(output.contains("LazyInjectTests.SelfNeedingScreen.coordinator"))
-  }
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func initializerReadingItsOwnWeakPropertyIsReportedAsACycle() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          InitializerRegistry.shared.register(
+            SelfNeedingScreen.Coordinator.self, in: SelfNeedingScreen.self
+          ) { screen in
+            _ = screen.coordinator
+            return SelfNeedingScreen.Coordinator()
+          }
+          _ = SelfNeedingScreen().coordinator
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(!output.contains("watchdog"), "the read waited for itself")
+      #expect(output.contains("dependency cycle"))
+      #expect(output.contains("LazyInjectTests.SelfNeedingScreen.coordinator"))
+    }
+  #endif
 
-  @Test func testInjectionObserverHearsTheWeakPropertysName() {
+  @Test func injectionObserverHearsTheWeakPropertysName() {
     let flow = FlowCoordinator("observed")
     InitializerRegistry.shared.withOverrides {
       $0.register(FlowCoordinator.self, in: ObservedFlowScreen.self) { _ in flow }

@@ -26,7 +26,7 @@ private let passedArgument = CommandLine.arguments[0]
 private let absentArgument = "-lazyinject-never-passed"
 
 struct ConditionalModuleTests {
-  @Test func testConditionalModuleIsInstalledAfterUnconditionalOnesAndWinsUnreported() throws {
+  @Test func conditionalModuleIsInstalledAfterUnconditionalOnesAndWinsUnreported() throws {
     let registry = InitializerRegistry()
     let duplicates = Counter()
     registry.duplicateRegistrationHandler = { _ in duplicates.increment() }
@@ -37,14 +37,14 @@ struct ConditionalModuleTests {
     #expect(duplicates.value == 0)
   }
 
-  @Test func testModuleWhoseConditionIsNotMetIsNotInstalled() throws {
+  @Test func moduleWhoseConditionIsNotMetIsNotInstalled() throws {
     let registry = InitializerRegistry()
     registry.install(
       NetworkInitializers(), MockNetworkInitializers().when(.launchArgument(absentArgument)))
     #expect(try registry.resolve(Network.self, for: Screen()).kind == "live")
   }
 
-  @Test func testConditionsReadArgumentsEnvironmentBuildAndClosures() {
+  @Test func conditionsReadArgumentsEnvironmentBuildAndClosures() {
     #expect(ModuleCondition.launchArgument(passedArgument).isMet)
     #expect(!ModuleCondition.launchArgument(absentArgument).isMet)
     #expect(!ModuleCondition.environment("LAZYINJECT_NEVER_SET", equals: "1").isMet)
@@ -56,17 +56,20 @@ struct ConditionalModuleTests {
     #endif
   }
 
-  @Test func testEnvironmentConditionIsMetInAChildWhoseEnvironmentHasTheValue() async {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      setenv("LAZYINJECT_UI_TESTING", "1", 1)
-      guard ModuleCondition.environment("LAZYINJECT_UI_TESTING", equals: "1").isMet,
-        !ModuleCondition.environment("LAZYINJECT_UI_TESTING", equals: "0").isMet
-      else { failExitTest("the environment condition misread LAZYINJECT_UI_TESTING=1") }
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func environmentConditionIsMetInAChildWhoseEnvironmentHasTheValue() async {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        setenv("LAZYINJECT_UI_TESTING", "1", 1)
+        guard ModuleCondition.environment("LAZYINJECT_UI_TESTING", equals: "1").isMet,
+          !ModuleCondition.environment("LAZYINJECT_UI_TESTING", equals: "0").isMet
+        else { failExitTest("the environment condition misread LAZYINJECT_UI_TESTING=1") }
+      }
     }
-  }
+  #endif
 
-  @Test func testDescriptionAndExplainNameTheModuleAndItsCondition() {
+  @Test func descriptionAndExplainNameTheModuleAndItsCondition() {
     let registry = InitializerRegistry()
     registry.duplicateRegistrationHandler = { _ in }
     registry.install(
@@ -76,7 +79,7 @@ struct ConditionalModuleTests {
     #expect(registry.explain(Network.self, in: Screen.self).contains(module))
   }
 
-  @Test func testRegistrationOutsideAModuleNamesNoModule() throws {
+  @Test func registrationOutsideAModuleNamesNoModule() throws {
     let registry = InitializerRegistry()
     registry.register(Network.self) { _ in Network("direct") }
     #expect(!registry.description.contains("module"))

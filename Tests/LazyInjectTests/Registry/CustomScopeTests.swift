@@ -24,7 +24,7 @@ private func registry(built: Counter) -> InitializerRegistry {
 }
 
 struct CustomScopeTests {
-  @Test func testSessionInstanceIsSharedUntilResetAndSingletonsStay() throws {
+  @Test func sessionInstanceIsSharedUntilResetAndSingletonsStay() throws {
     let registry = registry(built: Counter())
     let first = try registry.resolve(UserProfile.self, for: Screen())
     let settings = try registry.resolve(Settings.self, for: Screen())
@@ -36,7 +36,7 @@ struct CustomScopeTests {
     #expect(try registry.resolve(Settings.self, for: Screen()) === settings)
   }
 
-  @Test func testSessionInstanceIsBuiltOnceByEightThreads() {
+  @Test func sessionInstanceIsBuiltOnceByEightThreads() {
     let built = Counter()
     let registry = registry(built: built)
     let serials = Locked<[Int]>([])
@@ -48,7 +48,7 @@ struct CustomScopeTests {
     #expect(serials.value == Array(repeating: 1, count: 8))
   }
 
-  @Test func testResolutionAfterAResetNeverGetsTheInstanceBuiltBeforeIt() throws {
+  @Test func resolutionAfterAResetNeverGetsTheInstanceBuiltBeforeIt() throws {
     let started = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
     let built = Counter()
@@ -76,7 +76,7 @@ struct CustomScopeTests {
     #expect(try registry.resolve(UserProfile.self, for: Screen()).serial == 2)
   }
 
-  @Test func testResetInsideALayerResetsOnlyTheLayersInstances() throws {
+  @Test func resetInsideALayerResetsOnlyTheLayersInstances() throws {
     let registry = registry(built: Counter())
     let production = try registry.resolve(UserProfile.self, for: Screen())
     try registry.withOverrides {
@@ -89,7 +89,7 @@ struct CustomScopeTests {
     #expect(try registry.resolve(UserProfile.self, for: Screen()) === production)
   }
 
-  @Test func testResetInsideALayerDropsTheSessionInstanceItAdopted() throws {
+  @Test func resetInsideALayerDropsTheSessionInstanceItAdopted() throws {
     final class Token: Sendable {}
     final class Account: Sendable {
       let token: Token
@@ -110,7 +110,7 @@ struct CustomScopeTests {
     }
   }
 
-  @Test func testDescriptionAndExplainShowTheScope() {
+  @Test func descriptionAndExplainShowTheScope() {
     let registry = registry(built: Counter())
     #expect(registry.description.contains("root default: session scope"))
     #expect(registry.explain(UserProfile.self, in: Screen.self).contains("session scope"))

@@ -16,7 +16,7 @@ private final class ReportScreen {
 }
 
 struct DuplicateRegistrationTests {
-  @Test func testLaterRegistrationReplacesTheEarlierAndIsReported() throws {
+  @Test func laterRegistrationReplacesTheEarlierAndIsReported() throws {
     let registry = InitializerRegistry()
     let reports = Locked<[InitializerRegistry.DuplicateRegistration]>([])
     registry.duplicateRegistrationHandler = { duplicate in reports.withLock { $0.append(duplicate) }
@@ -38,7 +38,7 @@ struct DuplicateRegistrationTests {
         "replaces the registration at LazyInjectTests/DuplicateRegistrationTests.swift:"))
   }
 
-  @Test func testReplacedSingletonIsNamedInTheWarning() throws {
+  @Test func replacedSingletonIsNamedInTheWarning() throws {
     let registry = InitializerRegistry()
     let reports = Locked<[String]>([])
     registry.duplicateRegistrationHandler = { duplicate in
@@ -53,7 +53,7 @@ struct DuplicateRegistrationTests {
     #expect(descriptions.last?.contains("scope)") == false, "\(descriptions)")  // Same scope.
   }
 
-  @Test func testReplacedPropertyRuleIsReportedButTheOtherPropertysRuleIsNot() {
+  @Test func replacedPropertyRuleIsReportedButTheOtherPropertysRuleIsNot() {
     let registry = InitializerRegistry()
     let reports = Locked<[InitializerRegistry.DuplicateRegistration]>([])
     registry.duplicateRegistrationHandler = { duplicate in reports.withLock { $0.append(duplicate) }
@@ -66,7 +66,7 @@ struct DuplicateRegistrationTests {
     #expect(descriptions.first?.contains("replaces the registration") == true, "\(descriptions)")
   }
 
-  @Test func testSameTypeForAnotherContainerIsNoDuplicate() {
+  @Test func sameTypeForAnotherContainerIsNoDuplicate() {
     let registry = InitializerRegistry()
     let reports = Counter()
     registry.duplicateRegistrationHandler = { _ in reports.increment() }
@@ -75,7 +75,7 @@ struct DuplicateRegistrationTests {
     #expect(reports.value == 0)
   }
 
-  @Test func testOverrideLayersInheritTheHandler() {
+  @Test func overrideLayersInheritTheHandler() {
     let registry = InitializerRegistry()
     let reports = Counter()
     registry.duplicateRegistrationHandler = { _ in reports.increment() }
@@ -87,24 +87,27 @@ struct DuplicateRegistrationTests {
     #expect(reports.value == 1)
   }
 
-  @Test func testDefaultHandlerWarnsOnStandardErrorOncePerPairOfSites() async throws {
-    let result = try #require(
-      await #expect(
-        processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
-      ) {
-        startWatchdog()
-        final class Repeated {}
-        let registry = InitializerRegistry()
-        // Explicit lines: inside the exit test's expansion, every call has the same #line.
-        for _ in 0..<3 {
-          registry.register(Repeated.self, line: 1) { _ in Repeated() }  // One pair, twice.
-        }
-        registry.register(Repeated.self, line: 2) { _ in Repeated() }  // A second pair.
-      })
-    let errors = String(decoding: result.standardErrorContent, as: UTF8.self)
-    let warnings = errors.split(separator: "\n").filter { $0.hasPrefix("LazyInject warning:") }
-    #expect(warnings.count == 2)
-    #expect(warnings.first?.contains("Repeated root default, unique scope") == true)
-    #expect(String(decoding: result.standardOutputContent, as: UTF8.self).isEmpty)
-  }
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func defaultHandlerWarnsOnStandardErrorOncePerPairOfSites() async throws {
+      let result = try #require(
+        await #expect(
+          processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
+        ) {
+          startWatchdog()
+          final class Repeated {}
+          let registry = InitializerRegistry()
+          // Explicit lines: inside the exit test's expansion, every call has the same #line.
+          for _ in 0..<3 {
+            registry.register(Repeated.self, line: 1) { _ in Repeated() }  // One pair, twice.
+          }
+          registry.register(Repeated.self, line: 2) { _ in Repeated() }  // A second pair.
+        })
+      let errors = String(decoding: result.standardErrorContent, as: UTF8.self)
+      let warnings = errors.split(separator: "\n").filter { $0.hasPrefix("LazyInject warning:") }
+      #expect(warnings.count == 2)
+      #expect(warnings.first?.contains("Repeated root default, unique scope") == true)
+      #expect(String(decoding: result.standardOutputContent, as: UTF8.self).isEmpty)
+    }
+  #endif
 }

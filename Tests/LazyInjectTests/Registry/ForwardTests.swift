@@ -44,7 +44,7 @@ private class Screen {
 private final class SettingsScreen: Screen {}
 
 struct ForwardTests {
-  @Test func testForwardSharesTheTargetsSingletonUnderEachType() throws {
+  @Test func forwardSharesTheTargetsSingletonUnderEachType() throws {
     let registry = InitializerRegistry()
     registry.register(SharedAnalytics.self, scope: .singleton) { _ in SharedAnalytics() }
     registry.forward((any Tracking).self, to: SharedAnalytics.self)
@@ -57,7 +57,7 @@ struct ForwardTests {
     #expect(reporter === analytics)
   }
 
-  @Test func testForwardedPropertiesOfAnObjectShareOneInstance() {
+  @Test func forwardedPropertiesOfAnObjectShareOneInstance() {
     final class DashboardScreen {
       @Lazy var tracker: any Tracking
       @Lazy var reporter: any Reporting
@@ -77,7 +77,7 @@ struct ForwardTests {
     #expect(second.reporter.report == "dashboard: 1 events")
   }
 
-  @Test func testTargetIsResolvedWithItsOwnRulesForTheSameSender() throws {
+  @Test func targetIsResolvedWithItsOwnRulesForTheSameSender() throws {
     let registry = InitializerRegistry()
     registry.register(SharedAnalytics.self) { _ in SharedAnalytics(owner: "root") }
     registry.register(SharedAnalytics.self, in: SettingsScreen.self) { _ in
@@ -95,7 +95,7 @@ struct ForwardTests {
         !== registry.resolve((any Reporting).self, for: screen))
   }
 
-  @Test func testForwardFollowsTheRuleOrderOfRegistrations() throws {
+  @Test func forwardFollowsTheRuleOrderOfRegistrations() throws {
     let registry = InitializerRegistry()
     registry.register(SharedAnalytics.self, scope: .singleton) { _ in SharedAnalytics() }
     registry.forward((any Reporting).self, to: SharedAnalytics.self)
@@ -108,7 +108,7 @@ struct ForwardTests {
     #expect(try registry.resolve((any Tracking).self, for: Screen()) is SettingsAnalytics)
   }
 
-  @Test func testTargetThatDoesNotConformIsAnErrorNamingBothTypes() {
+  @Test func targetThatDoesNotConformIsAnErrorNamingBothTypes() {
     let registry = InitializerRegistry()
     registry.register(SettingsAnalytics.self) { _ in SettingsAnalytics() }
     // A class target of a protocol: a subclass might conform, so registering cannot tell.
@@ -127,7 +127,7 @@ struct ForwardTests {
     }
   }
 
-  @Test func testForwardCycleIsReported() {
+  @Test func forwardCycleIsReported() {
     let registry = InitializerRegistry()
     registry.forward((any Tracking).self, to: (any Reporting).self)
     registry.forward((any Reporting).self, to: (any Tracking).self)
@@ -138,7 +138,7 @@ struct ForwardTests {
     }
   }
 
-  @Test func testMockOfTheTargetInAnOverrideLayerIsForwarded() {
+  @Test func mockOfTheTargetInAnOverrideLayerIsForwarded() {
     final class CheckoutScreen {
       @Lazy var tracker: any Tracking
     }
@@ -156,7 +156,7 @@ struct ForwardTests {
     #expect(CheckoutScreen().tracker !== mock)
   }
 
-  @Test func testForwardRegisteredInALayerDiesWithIt() throws {
+  @Test func forwardRegisteredInALayerDiesWithIt() throws {
     let registry = InitializerRegistry()
     registry.register(SharedAnalytics.self, scope: .singleton) { _ in SharedAnalytics() }
     registry.register((any Tracking).self) { _ in SettingsAnalytics() }
@@ -169,7 +169,7 @@ struct ForwardTests {
     #expect(try registry.resolve((any Tracking).self, for: Screen()) is SettingsAnalytics)
   }
 
-  @Test func testExplainAndDescriptionShowForwards() {
+  @Test func explainAndDescriptionShowForwards() {
     let registry = InitializerRegistry()
     registry.forward((any Tracking).self, to: SharedAnalytics.self)
     registry.forward((any Tracking).self, in: SettingsScreen.self, to: SettingsAnalytics.self)
@@ -189,7 +189,7 @@ struct ForwardTests {
           + " (LazyInjectTests/ForwardTests.swift:"), "\(description)")
   }
 
-  @Test func testConcurrentFirstReadsOfForwardedPropertiesShareOneSingleton() {
+  @Test func concurrentFirstReadsOfForwardedPropertiesShareOneSingleton() {
     final class FeedScreen {
       @Lazy var tracker: any Tracking
       @Lazy var reporter: any Reporting

@@ -29,7 +29,7 @@ private struct NetworkInitializers: InitializerModule {
 private final class NotInstalled {}
 
 struct InitializerModuleTests {
-  @Test func testInstallRegistersEveryModule() throws {
+  @Test func installRegistersEveryModule() throws {
     let registry = InitializerRegistry()
     registry.install(LoaderInitializers(), NetworkInitializers())
     #expect(try registry.resolve(ResourceLoader.self, for: UsersViewController()).name == "users")
@@ -42,7 +42,7 @@ struct InitializerModuleTests {
   // Automatic installation needs a conformance of `InitializerRegistry`, and a process may hold
   // only one: the demo declares it, so LazyInjectDemoTests checks it.
 
-  @Test func testModulesInstallInOrderSoALaterModuleReplacesAnEarlierRule() throws {
+  @Test func modulesInstallInOrderSoALaterModuleReplacesAnEarlierRule() throws {
     struct Override: InitializerModule {
       func register(in registry: InitializerRegistry) {
         registry.register(ResourceLoader.self) { _ in ResourceLoader("override") }

@@ -71,17 +71,17 @@ struct MainActorInitializerTests {
     Self.registrations
   }
 
-  @Test func testMainActorInitializerReadsItsSendersMainActorState() {
+  @Test func mainActorInitializerReadsItsSendersMainActorState() {
     let screen = AdminAccountsViewController()
     screen.title = "Admins"
     #expect(screen.progressView.title == "Admins")
   }
 
-  @Test func testMainActorRootDefaultReceivesTheSender() {
+  @Test func mainActorRootDefaultReceivesTheSender() {
     #expect(AccountsViewController().toast.owner.contains("AccountsViewController"))
   }
 
-  @Test func testRuleSaysTheInitializerRunsOnTheMainActor() throws {
+  @Test func ruleSaysTheInitializerRunsOnTheMainActor() throws {
     let screen = AccountsViewController()
     _ = screen.progressView
     let rule = try #require(screen.$progressView.rule)
@@ -89,7 +89,7 @@ struct MainActorInitializerTests {
     #expect(rule.description.contains("unique scope, main actor"))
   }
 
-  @Test func testMainActorTestRegistersASpyItKeepsAndInspectsAfterwards() {
+  @Test func mainActorTestRegistersASpyItKeepsAndInspectsAfterwards() {
     let spy = SpyAccountsLoader()
     InitializerRegistry.shared.withOverrides {
       $0.registerOnMainActor((any AccountsLoading).self) { _ in spy }
@@ -100,7 +100,7 @@ struct MainActorInitializerTests {
     #expect(AccountsViewController().loader.load() == ["live"])
   }
 
-  @Test func testResolvingOffTheMainActorThrowsNamingTheMainActor() throws {
+  @Test func resolvingOffTheMainActorThrowsNamingTheMainActor() throws {
     let screen = AccountsViewController()
     let outcome = Locked<String>("not run")
     runConcurrently(threads: 1) { _ in
@@ -117,7 +117,7 @@ struct MainActorInitializerTests {
     #expect(outcome.value.contains("LazyInjectTests.AccountsProgressView"))
   }
 
-  @Test func testRegistrationOnSharedInsideOverridesGoesToTheLayerOnly() {
+  @Test func registrationOnSharedInsideOverridesGoesToTheLayerOnly() {
     InitializerRegistry.shared.withOverrides { _ in
     } operation: {
       InitializerRegistry.shared.registerOnMainActor(
@@ -135,9 +135,9 @@ struct MainActorInitializerTests {
 // is first created) would go to this test's layer.
 struct TestNameTraitTests {
   @Test(.overrides { _ in })
-  func testTraitNamesTheTestItRuns() throws {
+  func traitNamesTheTestItRuns() throws {
     let name = try #require(InitializerRegistry.currentTestName)
-    #expect(name.contains("testTraitNamesTheTestItRuns"))
+    #expect(name.contains("traitNamesTheTestItRuns"))
   }
 }
 
@@ -155,35 +155,38 @@ final class TestNamedScreen {
 }
 
 struct MainActorFailureTests {
-  @Test func testLazyReadOffTheMainActorStopsNamingThePropertyAndTheMainActor() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        startWatchdog()
-        InitializerRegistry.shared.registerOnMainActor(
-          MainActorOnlyScreen.Badge.self, in: MainActorOnlyScreen.self
-        ) { _ in MainActorOnlyScreen.Badge() }
-        let screen = MainActorOnlyScreen()
-        runConcurrently(threads: 1) { _ in _ = screen.badge }
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(output.contains("MainActorOnlyScreen.badge off the main actor"))
-    #expect(output.contains("must be read on the main actor"))
-  }
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func lazyReadOffTheMainActorStopsNamingThePropertyAndTheMainActor() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          InitializerRegistry.shared.registerOnMainActor(
+            MainActorOnlyScreen.Badge.self, in: MainActorOnlyScreen.self
+          ) { _ in MainActorOnlyScreen.Badge() }
+          let screen = MainActorOnlyScreen()
+          runConcurrently(threads: 1) { _ in _ = screen.badge }
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(output.contains("MainActorOnlyScreen.badge off the main actor"))
+      #expect(output.contains("must be read on the main actor"))
+    }
 
-  @Test func testFailedReadUnderATestsLayerNamesTheTest() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        startWatchdog()
-        InitializerRegistry.shared.withOverrides {
-          $0.testName = "testCheckout()"
-        } operation: {
-          _ = TestNamedScreen().missing
-        }
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(output.contains("In test testCheckout():"))
-    #expect(output.contains("TestNamedScreen.missing"))
-  }
+    @Test func failedReadUnderATestsLayerNamesTheTest() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          InitializerRegistry.shared.withOverrides {
+            $0.testName = "testCheckout()"
+          } operation: {
+            _ = TestNamedScreen().missing
+          }
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(output.contains("In test testCheckout():"))
+      #expect(output.contains("TestNamedScreen.missing"))
+    }
+  #endif
 }
 
 // SwiftUI view models with Observation: `@ObservationIgnored @Lazy` dependencies.
@@ -207,6 +210,8 @@ final class StubProfileAPI: ProfileAPI {
   }
 }
 
+// Observation needs macOS 14 or iOS 17; the package supports older systems.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @Observable @MainActor
 final class ProfileModel {
   @ObservationIgnored @Lazy var api: any ProfileAPI
@@ -219,7 +224,8 @@ final class ProfileModel {
 
 @MainActor
 struct ObservationTests {
-  @Test func testObservableViewModelUsesASwappedDependencyAndNotifiesObservers() {
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+  @Test func observableViewModelUsesASwappedDependencyAndNotifiesObservers() {
     InitializerRegistry.shared.registerOnMainActor((any ProfileAPI).self, in: ProfileModel.self) {
       _ in LiveProfileAPI()
     }
@@ -279,7 +285,7 @@ final class ObservedAccountsViewController: @MainActor InjectionObserving {
 
 @MainActor
 struct MainActorObservingTests {
-  @Test func testMainActorContainerHearsOfItsInjections() {
+  @Test func mainActorContainerHearsOfItsInjections() {
     InitializerRegistry.shared.registerOnMainActor(
       ToastPresenter.self, in: ObservedAccountsViewController.self
     ) { _ in ToastPresenter(owner: "observed") }

@@ -15,35 +15,38 @@ private final class Prefetcher: @unchecked Sendable {
 }
 
 struct MainActorOrderTests {
-  @Test func backgroundReadAfterTheMainActorBuiltTheSingletonStopsWithTheFix() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        startWatchdog()
-        InitializerRegistry.shared.registerOnMainActor(Cache.self, scope: .singleton) { _ in
-          Cache()
-        }
-        let built = await MainActor.run { Prefetcher().cache }
-        let cache = Locked<Cache?>(nil)
-        runConcurrently(threads: 1) { _ in cache.mutate { $0 = Prefetcher().cache } }
-        require(cache.value !== built, "unreachable")
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(output.contains("Prefetcher.cache off the main actor"), "\(output)")
-    #expect(output.contains("register(_:in:)"))
-  }
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func backgroundReadAfterTheMainActorBuiltTheSingletonStopsWithTheFix() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          InitializerRegistry.shared.registerOnMainActor(Cache.self, scope: .singleton) { _ in
+            Cache()
+          }
+          let built = await MainActor.run { Prefetcher().cache }
+          let cache = Locked<Cache?>(nil)
+          runConcurrently(threads: 1) { _ in cache.mutate { $0 = Prefetcher().cache } }
+          require(cache.value !== built, "unreachable")
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(output.contains("Prefetcher.cache off the main actor"), "\(output)")
+      #expect(output.contains("register(_:in:)"))
+    }
 
-  @Test func backgroundReadBeforeTheMainActorBuiltTheSingletonStopsWithTheFix() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        startWatchdog()
-        InitializerRegistry.shared.registerOnMainActor(Cache.self, scope: .singleton) { _ in
-          Cache()
-        }
-        runConcurrently(threads: 1) { _ in _ = Prefetcher().cache }
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(output.contains("Prefetcher.cache off the main actor"), "\(output)")
-  }
+    @Test func backgroundReadBeforeTheMainActorBuiltTheSingletonStopsWithTheFix() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          InitializerRegistry.shared.registerOnMainActor(Cache.self, scope: .singleton) { _ in
+            Cache()
+          }
+          runConcurrently(threads: 1) { _ in _ = Prefetcher().cache }
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(output.contains("Prefetcher.cache off the main actor"), "\(output)")
+    }
+  #endif
 
   @Test @MainActor func mainActorReadsOfTheSingletonShareIt() {
     InitializerRegistry.shared.withOverrides {

@@ -122,7 +122,7 @@ private final class MainActorScreen {
 private let registry = InitializerRegistry.shared
 
 struct PropertyRuleTests {
-  @Test func testPropertyRuleGivesOnePropertyItsOwnValue() {
+  @Test func propertyRuleGivesOnePropertyItsOwnValue() {
     registry.register(\Screen.$auditLog) { sender in
       Logger(category: "audit", owner: sender.title)
     }
@@ -133,7 +133,7 @@ struct PropertyRuleTests {
     #expect(screen.debugLog.category == "debug")
   }
 
-  @Test func testPropertyRuleWinsOverTheTypesRulesWhateverTheOrder() {
+  @Test func propertyRuleWinsOverTheTypesRulesWhateverTheOrder() {
     // Type rules registered after the property rule, for the class itself and as root default.
     registry.register(\OrderScreen.$auditLog) { _ in Logger(category: "audit") }
     registry.register(Logger.self, in: RefundScreen.self) { _ in Logger(category: "refund") }
@@ -145,7 +145,7 @@ struct PropertyRuleTests {
     #expect(RefundScreen().debugLog.category == "refund")
   }
 
-  @Test func testKeyPathRootedAtASubclassAppliesToItsObjectsOnly() {
+  @Test func keyPathRootedAtASubclassAppliesToItsObjectsOnly() {
     // `auditLog` is declared in StaffScreen; the rule is for admins and their subclasses.
     registry.register(\AdminScreen.$auditLog) { _ in Logger(category: "admin audit") }
     registry.register(Logger.self, in: StaffScreen.self) { _ in Logger(category: "debug") }
@@ -155,7 +155,7 @@ struct PropertyRuleTests {
     #expect(AdminScreen().debugLog.category == "debug")
   }
 
-  @Test func testNearestRootClassWinsAmongPropertyRules() {
+  @Test func nearestRootClassWinsAmongPropertyRules() {
     registry.register(\InvoiceScreen.$auditLog) { _ in Logger(category: "invoice") }
     registry.register(Logger.self, in: InvoiceScreen.self) { _ in Logger(category: "any") }
     final class PaidInvoiceScreen: InvoiceScreen {}
@@ -165,7 +165,7 @@ struct PropertyRuleTests {
     #expect(PaidInvoiceScreen().debugLog.category == "any")
   }
 
-  @Test func testChangesApplyToTheNextResolutionWithNoStaleCache() {
+  @Test func changesApplyToTheNextResolutionWithNoStaleCache() {
     registry.register(Logger.self, in: ReportScreen.self) { _ in Logger(category: "type") }
     // The pair is resolved, and cached, before any property rule exists.
     #expect(ReportScreen().auditLog.category == "type")
@@ -184,7 +184,7 @@ struct PropertyRuleTests {
     #expect(ReportScreen().debugLog.category == "type")
   }
 
-  @Test func testPropertyRuleKeepsItsOwnScope() {
+  @Test func propertyRuleKeepsItsOwnScope() {
     registry.register(\ScopedScreen.$auditLog, scope: .singleton) { _ in
       Logger(category: "audit")
     }
@@ -196,7 +196,7 @@ struct PropertyRuleTests {
     #expect(first.auditLog !== first.debugLog)
   }
 
-  @Test func testValueTypedPropertiesGetTheirOwnRules() {
+  @Test func valueTypedPropertiesGetTheirOwnRules() {
     registry.register(\ChannelScreen.$primary) { _ in Channel(name: "primary") }
     registry.register(Channel.self) { _ in Channel(name: "backup") }
     let screen = ChannelScreen()
@@ -206,7 +206,7 @@ struct PropertyRuleTests {
     #expect(screen.$backup.rule?.isPropertyRule == false)
   }
 
-  @Test func testRuleOfAValueNamesItsProperty() throws {
+  @Test func ruleOfAValueNamesItsProperty() throws {
     registry.register(\ArchiveScreen.$auditLog) { _ in Logger(category: "audit") }
     registry.register(Logger.self, in: ArchiveScreen.self) { _ in Logger(category: "debug") }
     let screen = ArchiveScreen()
@@ -223,14 +223,14 @@ struct PropertyRuleTests {
     #expect(!typeRule.isPropertyRule && typeRule.propertyName == nil)
   }
 
-  @Test func testPropertyIsNamedBeforeFirstUseWhenItsClassHasOneOfItsType() {
+  @Test func propertyIsNamedBeforeFirstUseWhenItsClassHasOneOfItsType() {
     let local = InitializerRegistry()
     local.register(\SingleLogScreen.$onlyLog) { _ in Logger(category: "only") }
     #expect(
       local.description.contains("  for LazyInjectTests.SingleLogScreen.onlyLog: unique scope"))
   }
 
-  @Test func testPropertyIsToldApartAtItsFirstReadWhenItsClassHasSeveralOfItsType() throws {
+  @Test func propertyIsToldApartAtItsFirstReadWhenItsClassHasSeveralOfItsType() throws {
     final class TwoLogScreen {
       @Lazy var first: Logger
       @Lazy var second: Logger
@@ -252,7 +252,7 @@ struct PropertyRuleTests {
         "  for LazyInjectTests.PropertyRuleTests.TwoLogScreen.second: unique scope"))
   }
 
-  @Test func testKeyPathThroughAnotherObjectIsReportedWithTheFix() {
+  @Test func keyPathThroughAnotherObjectIsReportedWithTheFix() {
     registry.register(\MisusedScreen.sessionToken) { _ in Logger(category: "token") }
     let screen = MisusedScreen()
     #expect {
@@ -264,22 +264,25 @@ struct PropertyRuleTests {
     }
   }
 
-  @Test func testReadThroughAKeyPathToAnotherObjectStopsWithTheMessage() async {
-    await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      startWatchdog()
-      // Stops though the valid rule comes first (by site; explicit lines, since inside the exit
-      // test's expansion every call has the same #line): every rule of the class is checked.
-      registry.register(\MisusedScreen.$auditLog, line: 1) { _ in Logger(category: "audit") }
-      registry.register(\MisusedScreen.sessionToken, line: 2) { _ in Logger(category: "token") }
-      _ = MisusedScreen().auditLog
-    }.map { result in
-      let text = String(decoding: result.standardErrorContent, as: UTF8.self)
-      #expect(text.contains("leads to a @Lazy property of another object"), "\(text)")
-      #expect(!text.contains("watchdog"))
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func readThroughAKeyPathToAnotherObjectStopsWithTheMessage() async {
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        startWatchdog()
+        // Stops though the valid rule comes first (by site; explicit lines, since inside the exit
+        // test's expansion every call has the same #line): every rule of the class is checked.
+        registry.register(\MisusedScreen.$auditLog, line: 1) { _ in Logger(category: "audit") }
+        registry.register(\MisusedScreen.sessionToken, line: 2) { _ in Logger(category: "token") }
+        _ = MisusedScreen().auditLog
+      }.map { result in
+        let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(text.contains("leads to a @Lazy property of another object"), "\(text)")
+        #expect(!text.contains("watchdog"))
+      }
     }
-  }
+  #endif
 
-  @Test func testKeyPathThroughAnOverriddenComputedPropertyNamesEachClasssOwnSlot() {
+  @Test func keyPathThroughAnOverriddenComputedPropertyNamesEachClasssOwnSlot() {
     registry.register(\ChoosingScreen.chosen) { _ in Logger(category: "chosen") }
     registry.register(Logger.self, in: ChoosingScreen.self) { _ in Logger(category: "other") }
     #expect(ChoosingScreen().first.category == "chosen")
@@ -288,7 +291,7 @@ struct PropertyRuleTests {
     #expect(SecondChoosingScreen().second.category == "chosen")
   }
 
-  @Test func testLayerRulesWinOverThePropertyRulesBelowThem() {
+  @Test func layerRulesWinOverThePropertyRulesBelowThem() {
     final class LayeredScreen {
       @Lazy var auditLog: Logger
       @Lazy var debugLog: Logger
@@ -316,7 +319,7 @@ struct PropertyRuleTests {
     #expect(LayeredScreen().auditLog.category == "production audit")
   }
 
-  @Test func testPropertyRulesRegisteredWhileALayerIsInForceDieWithIt() {
+  @Test func propertyRulesRegisteredWhileALayerIsInForceDieWithIt() {
     final class InForceScreen {
       @Lazy var auditLog: Logger
     }
@@ -332,7 +335,7 @@ struct PropertyRuleTests {
     #expect(InForceScreen().auditLog.category == "production")
   }
 
-  @Test func testExplainShowsPropertyRulesFirstAndWhichResultEachPropertyGets() {
+  @Test func explainShowsPropertyRulesFirstAndWhichResultEachPropertyGets() {
     registry.register(\ExplainedScreen.$auditLog) { _ in Logger(category: "audit") }
     registry.register(Logger.self, in: ExplainedScreen.self) { _ in Logger(category: "debug") }
     _ = ExplainedScreen().auditLog  // The property is then known by name.
@@ -354,7 +357,7 @@ struct PropertyRuleTests {
         "Result for every other property: the registration for LazyInjectTests.ExplainedScreen"))
   }
 
-  @Test func testDescriptionListsPropertyRulesBeforeTheTypesRules() {
+  @Test func descriptionListsPropertyRulesBeforeTheTypesRules() {
     let local = InitializerRegistry()
     local.register(Logger.self) { _ in Logger(category: "any") }
     local.register(\SingleLogScreen.$onlyLog, scope: .singleton) { _ in Logger(category: "only") }
@@ -367,7 +370,7 @@ struct PropertyRuleTests {
     #expect(lines[3].hasPrefix("  root default: unique scope"))
   }
 
-  @Test func testValidateCountsPropertyRulesAndNamesThemForThePropertiesTheyDoNotServe() {
+  @Test func validateCountsPropertyRulesAndNamesThemForThePropertiesTheyDoNotServe() {
     registry.register(\ValidatedScreen.$auditLog) { _ in Logger(category: "audit") }
     #expect {
       try registry.validate(ValidatedScreen())
@@ -382,20 +385,22 @@ struct PropertyRuleTests {
     }
   }
 
-  @Test func testMissingRegistrationMessageListsPropertyRulesAndTheKeyPathForm() async {
-    await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      startWatchdog()
-      registry.register(\ValidatedScreen.$auditLog) { _ in Logger(category: "audit") }
-      _ = ValidatedScreen().debugLog
-    }.map { result in
-      let text = String(decoding: result.standardErrorContent, as: UTF8.self)
-      #expect(
-        text.contains("LazyInjectTests.ValidatedScreen.auditLog (that property only)"), "\(text)")
-      #expect(text.contains("registry.register(\\LazyInjectTests.ValidatedScreen.$debugLog)"))
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func missingRegistrationMessageListsPropertyRulesAndTheKeyPathForm() async {
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        startWatchdog()
+        registry.register(\ValidatedScreen.$auditLog) { _ in Logger(category: "audit") }
+        _ = ValidatedScreen().debugLog
+      }.map { result in
+        let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(
+          text.contains("LazyInjectTests.ValidatedScreen.auditLog (that property only)"), "\(text)")
+        #expect(text.contains("registry.register(\\LazyInjectTests.ValidatedScreen.$debugLog)"))
+      }
     }
-  }
+  #endif
 
-  @Test @MainActor func testMainActorPropertyRuleReceivesItsTypedSender() {
+  @Test @MainActor func mainActorPropertyRuleReceivesItsTypedSender() {
     registry.registerOnMainActor(\MainActorScreen.$auditLog) { sender in
       Logger(category: "audit", owner: sender.title)
     }
@@ -406,7 +411,7 @@ struct PropertyRuleTests {
     #expect(screen.$auditLog.rule?.isMainActor == true)
   }
 
-  @Test func testConcurrentFirstReadsNeverApplyARuleToAnotherProperty() {
+  @Test func concurrentFirstReadsNeverApplyARuleToAnotherProperty() {
     registry.register(Logger.self, in: RacedScreen.self) { _ in Logger(category: "debug") }
     let screens = Handoff(value: (0..<400).map { _ in RacedScreen() })
     runConcurrently(threads: 8) { index in

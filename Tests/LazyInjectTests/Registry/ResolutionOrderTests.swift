@@ -17,7 +17,7 @@ private final class AdminUsersViewController: UsersViewController {}
 private final class ProjectsViewController: ViewController {}
 
 struct ResolutionOrderTests {
-  @Test func testContainerRegistrationWinsOverRootDefault() throws {
+  @Test func containerRegistrationWinsOverRootDefault() throws {
     let registry = InitializerRegistry()
     registry.register(Loader.self) { _ in Loader("root") }
     registry.register(Loader.self, in: UsersViewController.self) { _ in Loader("users") }
@@ -25,19 +25,19 @@ struct ResolutionOrderTests {
     #expect(try registry.resolve(Loader.self, for: ProjectsViewController()).name == "root")
   }
 
-  @Test func testRootDefaultServesEveryContainer() throws {
+  @Test func rootDefaultServesEveryContainer() throws {
     let registry = InitializerRegistry()
     registry.register(Loader.self) { _ in Loader("root") }
     #expect(try registry.resolve(Loader.self, for: ViewController()).name == "root")
     #expect(try registry.resolve(Loader.self, for: AdminUsersViewController()).name == "root")
   }
 
-  @Test func testDefaultInitializableTypeIsBuiltWithInitWhenNothingIsRegistered() throws {
+  @Test func defaultInitializableTypeIsBuiltWithInitWhenNothingIsRegistered() throws {
     let registry = InitializerRegistry()
     #expect(try registry.resolve(DefaultBuilt.self, for: ViewController()).name == "init()")
   }
 
-  @Test func testRegistrationWinsOverInit() throws {
+  @Test func registrationWinsOverInit() throws {
     let registry = InitializerRegistry()
     registry.register(DefaultBuilt.self, in: ViewController.self) { _ in
       struct Marker: Error {}
@@ -48,14 +48,14 @@ struct ResolutionOrderTests {
     }
   }
 
-  @Test func testSubclassInheritsItsSuperclassRegistration() throws {
+  @Test func subclassInheritsItsSuperclassRegistration() throws {
     let registry = InitializerRegistry()
     registry.register(Loader.self, in: UsersViewController.self) { _ in Loader("users") }
     #expect(try registry.resolve(Loader.self, for: AdminUsersViewController()).name == "users")
   }
 
   @Test(arguments: [false, true])
-  func testSubclassRegistrationWinsOverSuperclassWhateverTheOrder(subclassFirst: Bool) throws {
+  func subclassRegistrationWinsOverSuperclassWhateverTheOrder(subclassFirst: Bool) throws {
     let registry = InitializerRegistry()
     let registrations = [
       { registry.register(Loader.self, in: UsersViewController.self) { _ in Loader("users") } },
@@ -72,7 +72,7 @@ struct ResolutionOrderTests {
     #expect(try registry.resolve(Loader.self, for: ProjectsViewController()).name == "root")
   }
 
-  @Test func testRegistrationAfterAResolutionAppliesToLaterResolutions() throws {
+  @Test func registrationAfterAResolutionAppliesToLaterResolutions() throws {
     let registry = InitializerRegistry()
     registry.register(Loader.self) { _ in Loader("root") }
     #expect(try registry.resolve(Loader.self, for: UsersViewController()).name == "root")
@@ -82,7 +82,7 @@ struct ResolutionOrderTests {
     #expect(try registry.resolve(Loader.self, for: AdminUsersViewController()).name == "users")
   }
 
-  @Test func testUnregisterFallsBackToTheNextRule() throws {
+  @Test func unregisterFallsBackToTheNextRule() throws {
     let registry = InitializerRegistry()
     registry.register(Loader.self) { _ in Loader("root") }
     registry.register(Loader.self, in: UsersViewController.self) { _ in Loader("users") }
@@ -95,7 +95,7 @@ struct ResolutionOrderTests {
     }
   }
 
-  @Test func testRemoveAllForgetsEveryRegistration() throws {
+  @Test func removeAllForgetsEveryRegistration() throws {
     let registry = InitializerRegistry()
     registry.register(Loader.self) { _ in Loader("root") }
     registry.register(DefaultBuilt.self, in: ViewController.self) { _ in DefaultBuilt() }
@@ -106,7 +106,7 @@ struct ResolutionOrderTests {
     #expect(error.kind == .missingInitializer)
   }
 
-  @Test func testInitializerReceivesTheContainerAsSender() throws {
+  @Test func initializerReceivesTheContainerAsSender() throws {
     let registry = InitializerRegistry()
     registry.register(Loader.self, in: UsersViewController.self) { sender in
       Loader(String(describing: type(of: sender)))
@@ -116,7 +116,7 @@ struct ResolutionOrderTests {
         == "AdminUsersViewController")
   }
 
-  @Test func testRegistriesAreIndependent() throws {
+  @Test func registriesAreIndependent() throws {
     let first = InitializerRegistry()
     let second = InitializerRegistry()
     first.register(Loader.self) { _ in Loader("first") }

@@ -15,7 +15,7 @@ private struct Token {
 private final class Screen {}
 
 struct ScopeTests {
-  @Test func testUniqueScopeBuildsANewInstanceForEachResolution() throws {
+  @Test func uniqueScopeBuildsANewInstanceForEachResolution() throws {
     let registry = InitializerRegistry()
     registry.register(RequestManager.self) { _ in RequestManager(serial: 0) }
     let screen = Screen()
@@ -24,7 +24,7 @@ struct ScopeTests {
         !== registry.resolve(RequestManager.self, for: screen))
   }
 
-  @Test func testSingletonIsSharedByEveryContainer() throws {
+  @Test func singletonIsSharedByEveryContainer() throws {
     let registry = InitializerRegistry()
     let built = Counter()
     registry.register(RequestManager.self, scope: .singleton) { _ in
@@ -36,7 +36,7 @@ struct ScopeTests {
     #expect(built.value == 1)
   }
 
-  @Test func testSingletonIsBuiltExactlyOnceUnderConcurrentFirstResolution() {
+  @Test func singletonIsBuiltExactlyOnceUnderConcurrentFirstResolution() {
     for _ in 0..<50 {
       let registry = InitializerRegistry()
       let built = Counter()
@@ -53,7 +53,7 @@ struct ScopeTests {
     }
   }
 
-  @Test func testReplacingASingletonRegistrationDropsItsInstance() throws {
+  @Test func replacingASingletonRegistrationDropsItsInstance() throws {
     let registry = InitializerRegistry()
     let duplicates = Counter()
     registry.duplicateRegistrationHandler = { _ in duplicates.increment() }
@@ -65,7 +65,7 @@ struct ScopeTests {
     #expect(try registry.resolve(RequestManager.self, for: Screen()).serial == 2)
   }
 
-  @Test func testWeakScopeSharesWhileHeldAndRebuildsAfterRelease() throws {
+  @Test func weakScopeSharesWhileHeldAndRebuildsAfterRelease() throws {
     let registry = InitializerRegistry()
     let built = Counter()
     registry.register(RequestManager.self, scope: .weak) { _ in
@@ -80,7 +80,7 @@ struct ScopeTests {
     #expect(held == nil)
   }
 
-  @Test func testWeakScopeRejectsValueTypes() throws {
+  @Test func weakScopeRejectsValueTypes() throws {
     let registry = InitializerRegistry()
     registry.register(Token.self, scope: .weak) { _ in Token(value: 1) }
     let error = try #require(throws: ResolutionError.self) {
@@ -90,7 +90,7 @@ struct ScopeTests {
     #expect(error.description.contains("Token"))
   }
 
-  @Test func testFailedSingletonInitializerCanBeRetried() throws {
+  @Test func failedSingletonInitializerCanBeRetried() throws {
     let registry = InitializerRegistry()
     let attempts = Counter()
     struct Flaky: Error {}

@@ -85,7 +85,7 @@ private final class RoundState: @unchecked Sendable {
 }
 
 struct StressTests {
-  @Test func testManyThreadsRegisteringUnregisteringAndResolvingLoseNoRegistration() throws {
+  @Test func manyThreadsRegisteringUnregisteringAndResolvingLoseNoRegistration() throws {
     let registry = InitializerRegistry()
     registry.duplicateRegistrationHandler = { _ in }
     runRounds(threads: 8, rounds: 300) { thread in
@@ -105,7 +105,7 @@ struct StressTests {
     }
   }
 
-  @Test func testSingletonIsBuiltOnceByEightThreadsInEachOfTenThousandRounds() {
+  @Test func singletonIsBuiltOnceByEightThreadsInEachOfTenThousandRounds() {
     let rounds = 10_000
     let state = RoundState()
     var duplicateRounds = 0

@@ -232,72 +232,75 @@ struct AsyncInitializerTests {
     #expect(error.description.contains("$property.load()"))
   }
 
-  @Test func synchronousReadOfAnAsyncRuleWithNothingKeptStopsNamingThePropertyAndTheFix()
-    async throws
-  {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        startWatchdog()
-        InitializerRegistry.shared.register(Database.self, scope: .singleton) {
-          await Task.yield()
-          return Database(serial: 1)
-        }
-        _ = DatabaseScreen().database
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(output.contains("DatabaseScreen.database synchronously"))
-    #expect(output.contains("prepare()"))
-  }
-
-  @Test func synchronousReadWhileLoadAwaitsStopsInsteadOfBlocking() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        startWatchdog()
-        let (entered, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        InitializerRegistry.shared.register(Avatar.self, in: ProfileScreen.self) { _ in
-          entered.signal()
-          await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-              release.wait()
-              continuation.resume()
-            }
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func synchronousReadOfAnAsyncRuleWithNothingKeptStopsNamingThePropertyAndTheFix()
+      async throws
+    {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          InitializerRegistry.shared.register(Database.self, scope: .singleton) {
+            await Task.yield()
+            return Database(serial: 1)
           }
-          return Avatar(owner: 0)
-        }
-        let screen = ProfileScreen()
-        Task { _ = try await screen.$avatar.load() }
-        entered.wait()
-        _ = screen.avatar  // Stops: the initializer awaits, and a read never waits for that.
-        release.signal()
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(output.contains("load() is building it with an async initializer"))
-  }
-
-  @Test func prepareRunsTheInitializersConcurrently() async throws {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      let barrier = Barrier(count: 4)
-      let registry = InitializerRegistry.shared
-      registry.register(Shard<Tag1>.self, scope: .singleton) {
-        await barrier.arrive()
-        return Shard()
-      }
-      registry.register(Shard<Tag2>.self, scope: .singleton) {
-        await barrier.arrive()
-        return Shard()
-      }
-      registry.register(Shard<Tag3>.self, scope: .singleton) {
-        await barrier.arrive()
-        return Shard()
-      }
-      registry.register(Shard<Tag4>.self, scope: .singleton) {
-        await barrier.arrive()
-        return Shard()
-      }
-      do { try await registry.prepare() } catch { failExitTest("prepare threw \(error)") }
+          _ = DatabaseScreen().database
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(output.contains("DatabaseScreen.database synchronously"))
+      #expect(output.contains("prepare()"))
     }
-  }
+
+    @Test func synchronousReadWhileLoadAwaitsStopsInsteadOfBlocking() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          let (entered, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+          InitializerRegistry.shared.register(Avatar.self, in: ProfileScreen.self) { _ in
+            entered.signal()
+            await withCheckedContinuation { continuation in
+              DispatchQueue.global().async {
+                release.wait()
+                continuation.resume()
+              }
+            }
+            return Avatar(owner: 0)
+          }
+          let screen = ProfileScreen()
+          Task { _ = try await screen.$avatar.load() }
+          entered.wait()
+          _ = screen.avatar  // Stops: the initializer awaits, and a read never waits for that.
+          release.signal()
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(output.contains("load() is building it with an async initializer"))
+    }
+
+    @Test func prepareRunsTheInitializersConcurrently() async throws {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        let barrier = Barrier(count: 4)
+        let registry = InitializerRegistry.shared
+        registry.register(Shard<Tag1>.self, scope: .singleton) {
+          await barrier.arrive()
+          return Shard()
+        }
+        registry.register(Shard<Tag2>.self, scope: .singleton) {
+          await barrier.arrive()
+          return Shard()
+        }
+        registry.register(Shard<Tag3>.self, scope: .singleton) {
+          await barrier.arrive()
+          return Shard()
+        }
+        registry.register(Shard<Tag4>.self, scope: .singleton) {
+          await barrier.arrive()
+          return Shard()
+        }
+        do { try await registry.prepare() } catch { failExitTest("prepare threw \(error)") }
+      }
+    }
+  #endif
 
   @Test func prepareThrowsTheFirstErrorAndKeepsWhatWasBuilt() async throws {
     try await registry.withOverrides {
@@ -316,23 +319,25 @@ struct AsyncInitializerTests {
     }
   }
 
-  @Test func cancellingThePreparationCancelsItsInitializers() async throws {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      InitializerRegistry.shared.register(Database.self, scope: .singleton) {
-        try await Task.sleep(for: .seconds(3600))
-        return Database(serial: 1)
-      }
-      let preparation = Task { try await InitializerRegistry.shared.prepare() }
-      preparation.cancel()
-      do {
-        try await preparation.value
-        failExitTest("the preparation finished")
-      } catch {
-        require(error is CancellationError, "threw \(error)")
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func cancellingThePreparationCancelsItsInitializers() async throws {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        InitializerRegistry.shared.register(Database.self, scope: .singleton) {
+          try await Task.sleep(for: .seconds(3600))
+          return Database(serial: 1)
+        }
+        let preparation = Task { try await InitializerRegistry.shared.prepare() }
+        preparation.cancel()
+        do {
+          try await preparation.value
+          failExitTest("the preparation finished")
+        } catch {
+          require(error is CancellationError, "threw \(error)")
+        }
       }
     }
-  }
+  #endif
 
   @Test func failedLoadLeavesThePropertyUnresolvedAndTheNextLoadTriesAgain() async throws {
     let attempts = Counter()
@@ -433,33 +438,35 @@ struct AsyncInitializerTests {
     }
   }
 
-  @Test func initializersAwaitingEachOtherInTwoTasksReportTheCycleInsteadOfHanging()
-    async throws
-  {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      let registry = InitializerRegistry.shared
-      registry.register(Database.self, scope: .singleton) {
-        _ = try await ProfileScreen().$avatar.load()
-        return Database(serial: 1)
-      }
-      registry.register(Avatar.self, scope: .singleton) {
-        _ = try await DatabaseScreen().$database.load()
-        return Avatar(owner: 1)
-      }
-      async let database = outcome { _ = try await DatabaseScreen().$database.load() }
-      async let avatar = outcome { _ = try await ProfileScreen().$avatar.load() }
-      for error in [await database, await avatar] {
-        guard let error = error as? ResolutionError else {
-          failExitTest("no cycle reported: \(String(describing: error))")
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func initializersAwaitingEachOtherInTwoTasksReportTheCycleInsteadOfHanging()
+      async throws
+    {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        let registry = InitializerRegistry.shared
+        registry.register(Database.self, scope: .singleton) {
+          _ = try await ProfileScreen().$avatar.load()
+          return Database(serial: 1)
         }
-        require(
-          error.kind == .dependencyCycle
-            || (error.underlyingError as? ResolutionError)?.kind == .dependencyCycle,
-          "\(error)")
+        registry.register(Avatar.self, scope: .singleton) {
+          _ = try await DatabaseScreen().$database.load()
+          return Avatar(owner: 1)
+        }
+        async let database = outcome { _ = try await DatabaseScreen().$database.load() }
+        async let avatar = outcome { _ = try await ProfileScreen().$avatar.load() }
+        for error in [await database, await avatar] {
+          guard let error = error as? ResolutionError else {
+            failExitTest("no cycle reported: \(String(describing: error))")
+          }
+          require(
+            error.kind == .dependencyCycle
+              || (error.underlyingError as? ResolutionError)?.kind == .dependencyCycle,
+            "\(error)")
+        }
       }
     }
-  }
+  #endif
 
   @Test func synchronousMockInATestLayerReplacesAnAsyncProductionRule() throws {
     registry.withOverrides {

@@ -50,80 +50,83 @@ private struct Rendezvous: Sendable {
 }
 
 struct CrossThreadCycleTests {
-  @Test func testLazyCycleEnteredFromTwoThreadsStopsWithTheCycleAcrossThreads() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func lazyCycleEnteredFromTwoThreadsStopsWithTheCycleAcrossThreads() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          let rendezvous = Rendezvous()
+          let registry = InitializerRegistry.shared
+          registry.register(CrossX.A.self, in: CrossX.self) { x in
+            rendezvous.firstArrives()
+            _ = x.peer.b
+            return CrossX.A()
+          }
+          registry.register(CrossY.B.self, in: CrossY.self) { y in
+            rendezvous.secondArrives()
+            _ = y.peer.a
+            return CrossY.B()
+          }
+          let x = CrossX()
+          let y = CrossY()
+          x.peer = y
+          y.peer = x
+          let objects = Handoff(value: (x, y))
+          runConcurrently(threads: 2) { index in
+            if index == 0 { _ = objects.value.0.a } else { _ = objects.value.1.b }
+          }
+          failExitTest("both reads returned: no cycle was reported")
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(!output.contains("watchdog"), "the threads hung")
+      #expect(output.contains("dependency cycle across threads"))
+      #expect(output.contains("CrossX.A in LazyInjectTests.CrossX.a"))
+      #expect(output.contains("CrossY.B in LazyInjectTests.CrossY.b"))
+      #expect(output.contains("(being built on another thread)"))
+    }
+
+    @Test func singletonCycleEnteredFromTwoThreadsThrowsInsteadOfHanging() async {
+      await #expect(processExitsWith: .success) {
         startWatchdog()
         let rendezvous = Rendezvous()
-        let registry = InitializerRegistry.shared
-        registry.register(CrossX.A.self, in: CrossX.self) { x in
+        let registry = InitializerRegistry()
+        registry.register(Alpha.self, scope: .singleton) { [unowned registry] _ in
           rendezvous.firstArrives()
-          _ = x.peer.b
-          return CrossX.A()
+          _ = try registry.resolve(Beta.self, for: Anchor())
+          return Alpha()
         }
-        registry.register(CrossY.B.self, in: CrossY.self) { y in
+        registry.register(Beta.self, scope: .singleton) { [unowned registry] _ in
           rendezvous.secondArrives()
-          _ = y.peer.a
-          return CrossY.B()
+          _ = try registry.resolve(Alpha.self, for: Anchor())
+          return Beta()
         }
-        let x = CrossX()
-        let y = CrossY()
-        x.peer = y
-        y.peer = x
-        let objects = Handoff(value: (x, y))
+        let errors = Locked<[any Error]>([])
         runConcurrently(threads: 2) { index in
-          if index == 0 { _ = objects.value.0.a } else { _ = objects.value.1.b }
-        }
-        failExitTest("both reads returned: no cycle was reported")
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(!output.contains("watchdog"), "the threads hung")
-    #expect(output.contains("dependency cycle across threads"))
-    #expect(output.contains("CrossX.A in LazyInjectTests.CrossX.a"))
-    #expect(output.contains("CrossY.B in LazyInjectTests.CrossY.b"))
-    #expect(output.contains("(being built on another thread)"))
-  }
-
-  @Test func testSingletonCycleEnteredFromTwoThreadsThrowsInsteadOfHanging() async {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      let rendezvous = Rendezvous()
-      let registry = InitializerRegistry()
-      registry.register(Alpha.self, scope: .singleton) { [unowned registry] _ in
-        rendezvous.firstArrives()
-        _ = try registry.resolve(Beta.self, for: Anchor())
-        return Alpha()
-      }
-      registry.register(Beta.self, scope: .singleton) { [unowned registry] _ in
-        rendezvous.secondArrives()
-        _ = try registry.resolve(Alpha.self, for: Anchor())
-        return Beta()
-      }
-      let errors = Locked<[any Error]>([])
-      runConcurrently(threads: 2) { index in
-        do {
-          if index == 0 {
-            _ = try registry.resolve(Alpha.self, for: Anchor())
-          } else {
-            _ = try registry.resolve(Beta.self, for: Anchor())
+          do {
+            if index == 0 {
+              _ = try registry.resolve(Alpha.self, for: Anchor())
+            } else {
+              _ = try registry.resolve(Beta.self, for: Anchor())
+            }
+          } catch {
+            errors.mutate { $0.append(error) }
           }
-        } catch {
-          errors.mutate { $0.append(error) }
         }
-      }
-      let cycles = errors.value.compactMap { $0 as? ResolutionError }.filter {
-        $0.kind == .dependencyCycle
-      }
-      guard errors.value.count == 2, cycles.count == 2 else {
-        failExitTest("expected two cycle errors, got \(errors.value)")
-      }
-      guard cycles.contains(where: { $0.description.contains("across threads") }) else {
-        failExitTest("no error names the cycle across threads: \(cycles)")
+        let cycles = errors.value.compactMap { $0 as? ResolutionError }.filter {
+          $0.kind == .dependencyCycle
+        }
+        guard errors.value.count == 2, cycles.count == 2 else {
+          failExitTest("expected two cycle errors, got \(errors.value)")
+        }
+        guard cycles.contains(where: { $0.description.contains("across threads") }) else {
+          failExitTest("no error names the cycle across threads: \(cycles)")
+        }
       }
     }
-  }
+  #endif
 
-  @Test func testThreadWaitingForAMerelySlowBuildStillWaitsForItsValue() throws {
+  @Test func threadWaitingForAMerelySlowBuildStillWaitsForItsValue() throws {
     final class Slow: Sendable {}
     final class Holder {
       @Lazy var slow: Slow

@@ -20,7 +20,7 @@ final class CyclicScreen {
 }
 
 struct CycleTests {
-  @Test func testCycleThroughTwoInitializersIsReportedWithItsChain() throws {
+  @Test func cycleThroughTwoInitializersIsReportedWithItsChain() throws {
     let registry = InitializerRegistry()
     registry.register(Alpha.self) { [unowned registry] sender in
       _ = try registry.resolve(Beta.self, for: sender)
@@ -41,7 +41,7 @@ struct CycleTests {
     #expect(steps.last?.contains("Alpha in ") == true)
   }
 
-  @Test func testSingletonCycleAcrossContainersIsReported() throws {
+  @Test func singletonCycleAcrossContainersIsReported() throws {
     let registry = InitializerRegistry()
     registry.register(Alpha.self, scope: .singleton) { [unowned registry] _ in
       _ = try registry.resolve(Beta.self, for: Screen())
@@ -59,7 +59,7 @@ struct CycleTests {
     #expect(error.description.contains("Beta"))
   }
 
-  @Test func testEndlessChainOfNewContainersStopsAtTheDepthLimit() throws {
+  @Test func endlessChainOfNewContainersStopsAtTheDepthLimit() throws {
     let registry = InitializerRegistry()
     registry.register(Node.self) { [unowned registry] _ in
       Node(child: try registry.resolve(Node.self, for: Screen()))
@@ -71,25 +71,28 @@ struct CycleTests {
     #expect(error.description.contains("initializers deep"))
   }
 
-  @Test func testLazyPropertyCycleStopsTheProgramNamingTheChain() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        startWatchdog()
-        let registry = InitializerRegistry.shared
-        registry.register(CyclicScreen.First.self, in: CyclicScreen.self) { sender in
-          _ = sender.second
-          return CyclicScreen.First()
-        }
-        registry.register(CyclicScreen.Second.self, in: CyclicScreen.self) { sender in
-          _ = sender.first
-          return CyclicScreen.Second()
-        }
-        _ = CyclicScreen().first
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(output.contains("dependency cycle"))
-    #expect(output.contains("CyclicScreen.First in LazyInjectTests.CyclicScreen"))
-    #expect(
-      output.contains("-> LazyInjectTests.CyclicScreen.Second in LazyInjectTests.CyclicScreen"))
-  }
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func lazyPropertyCycleStopsTheProgramNamingTheChain() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          let registry = InitializerRegistry.shared
+          registry.register(CyclicScreen.First.self, in: CyclicScreen.self) { sender in
+            _ = sender.second
+            return CyclicScreen.First()
+          }
+          registry.register(CyclicScreen.Second.self, in: CyclicScreen.self) { sender in
+            _ = sender.first
+            return CyclicScreen.Second()
+          }
+          _ = CyclicScreen().first
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(output.contains("dependency cycle"))
+      #expect(output.contains("CyclicScreen.First in LazyInjectTests.CyclicScreen"))
+      #expect(
+        output.contains("-> LazyInjectTests.CyclicScreen.Second in LazyInjectTests.CyclicScreen"))
+    }
+  #endif
 }

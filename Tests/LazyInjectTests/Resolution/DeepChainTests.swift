@@ -24,47 +24,50 @@ private final class Node: Sendable {
 private let darwinSecondaryThreadStack = 512 * 1024
 
 struct DeepChainTests {
-  @Test func testEndlessLazyChainOnA512KiBThreadStopsWithTheCycleMessage() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        startWatchdog()
-        InitializerRegistry.shared.register(ChainLink.Value.self, in: ChainLink.self) { link in
-          ChainLink.Value(next: ChainLink(level: link.level + 1).value)
-        }
-        runOnThread(stackSize: darwinSecondaryThreadStack) {
-          _ = ChainLink(level: 0).value
-        }
-        failExitTest("the endless chain returned")
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(output.contains("LazyInject found a dependency cycle"))
-    #expect(output.contains("initializers deep"))
-    #expect(output.contains("ChainLink.Value in LazyInjectTests.ChainLink.value"))
-  }
-
-  @Test func testEndlessResolveChainOnA512KiBThreadThrowsTheCycleError() async {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      let registry = InitializerRegistry()
-      registry.register(Node.self) { [unowned registry] _ in
-        Node(child: try registry.resolve(Node.self, for: Anchor()))
-      }
-      let outcome = Locked<String>("not run")
-      runOnThread(stackSize: darwinSecondaryThreadStack) {
-        do {
-          _ = try registry.resolve(Node.self, for: Anchor())
-          outcome.mutate { $0 = "returned" }
-        } catch let error as ResolutionError {
-          outcome.mutate { $0 = error.kind == .dependencyCycle ? "cycle" : "\(error)" }
-        } catch {
-          outcome.mutate { $0 = "\(error)" }
-        }
-      }
-      if outcome.value != "cycle" { failExitTest("expected the cycle error: \(outcome.value)") }
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func endlessLazyChainOnA512KiBThreadStopsWithTheCycleMessage() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          InitializerRegistry.shared.register(ChainLink.Value.self, in: ChainLink.self) { link in
+            ChainLink.Value(next: ChainLink(level: link.level + 1).value)
+          }
+          runOnThread(stackSize: darwinSecondaryThreadStack) {
+            _ = ChainLink(level: 0).value
+          }
+          failExitTest("the endless chain returned")
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(output.contains("LazyInject found a dependency cycle"))
+      #expect(output.contains("initializers deep"))
+      #expect(output.contains("ChainLink.Value in LazyInjectTests.ChainLink.value"))
     }
-  }
 
-  @Test func testHundredLevelChainOnA512KiBThreadSucceeds() throws {
+    @Test func endlessResolveChainOnA512KiBThreadThrowsTheCycleError() async {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        let registry = InitializerRegistry()
+        registry.register(Node.self) { [unowned registry] _ in
+          Node(child: try registry.resolve(Node.self, for: Anchor()))
+        }
+        let outcome = Locked<String>("not run")
+        runOnThread(stackSize: darwinSecondaryThreadStack) {
+          do {
+            _ = try registry.resolve(Node.self, for: Anchor())
+            outcome.mutate { $0 = "returned" }
+          } catch let error as ResolutionError {
+            outcome.mutate { $0 = error.kind == .dependencyCycle ? "cycle" : "\(error)" }
+          } catch {
+            outcome.mutate { $0 = "\(error)" }
+          }
+        }
+        if outcome.value != "cycle" { failExitTest("expected the cycle error: \(outcome.value)") }
+      }
+    }
+  #endif
+
+  @Test func hundredLevelChainOnA512KiBThreadSucceeds() throws {
     final class Link {
       let level: Int
       @Lazy var value: ChainLink.Value

@@ -18,7 +18,7 @@ private final class Screen {
 }
 
 struct ReentrancyTests {
-  @Test func testInitializerCanReadAnotherLazyPropertyOfItsSender() {
+  @Test func initializerCanReadAnotherLazyPropertyOfItsSender() {
     InitializerRegistry.shared.register(ResourceLoader.self, in: Screen.self) { sender in
       ResourceLoader(progress: sender.progressViewService)
     }
@@ -26,7 +26,7 @@ struct ReentrancyTests {
     #expect(screen.resourceLoader.progress === screen.progressViewService)
   }
 
-  @Test func testInitializerCanResolveFromItsRegistry() throws {
+  @Test func initializerCanResolveFromItsRegistry() throws {
     let registry = InitializerRegistry()
     registry.register(RequestManager.self, scope: .singleton) { _ in RequestManager() }
     registry.register(ResourceLoader.self) { [unowned registry] sender in

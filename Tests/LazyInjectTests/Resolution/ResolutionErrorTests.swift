@@ -14,7 +14,7 @@ final class ScreenWithMissingDependency {
 }
 
 struct ResolutionErrorTests {
-  @Test func testMissingRegistrationNamesPropertyContainerSearchAndRegistrations() throws {
+  @Test func missingRegistrationNamesPropertyContainerSearchAndRegistrations() throws {
     let registry = InitializerRegistry()
     registry.register(ResourceLoader.self, in: UsersViewController.self) { _ in ResourceLoader() }
     let error = try #require(throws: ResolutionError.self) {
@@ -36,7 +36,7 @@ struct ResolutionErrorTests {
     #expect(message.contains("Fix: register an initializer"))
   }
 
-  @Test func testMissingRegistrationShowsTheMainActorAndTheNonisolatedForms() throws {
+  @Test func missingRegistrationShowsTheMainActorAndTheNonisolatedForms() throws {
     let error = try #require(throws: ResolutionError.self) {
       try InitializerRegistry().resolve(ResourceLoader.self, for: SettingsViewController())
     }
@@ -53,7 +53,7 @@ struct ResolutionErrorTests {
     #expect(lines[nonisolated - 1].contains("For a nonisolated type"))
   }
 
-  @Test func testMissingRegistrationInsideALayerListsTheLayersRegistrationsToo() throws {
+  @Test func missingRegistrationInsideALayerListsTheLayersRegistrationsToo() throws {
     let registry = InitializerRegistry()
     registry.register(ResourceLoader.self, in: UsersViewController.self) { _ in ResourceLoader() }
     let error = try registry.withOverrides {
@@ -71,14 +71,14 @@ struct ResolutionErrorTests {
     #expect(message.contains("  - LazyInjectTests.UsersViewController (LazyInjectTests/"))
   }
 
-  @Test func testMissingRegistrationSaysWhenNothingIsRegistered() throws {
+  @Test func missingRegistrationSaysWhenNothingIsRegistered() throws {
     let error = try #require(throws: ResolutionError.self) {
       try InitializerRegistry().resolve(ResourceLoader.self, for: ViewController())
     }
     #expect(error.description.contains("has no registration in this registry"))
   }
 
-  @Test func testNestedFailureSaysWhichResolutionNeededIt() throws {
+  @Test func nestedFailureSaysWhichResolutionNeededIt() throws {
     final class Outer {}
     let registry = InitializerRegistry()
     registry.register(Outer.self) { [unowned registry] sender in
@@ -93,18 +93,21 @@ struct ResolutionErrorTests {
     #expect(error.description.contains("Outer in "))
   }
 
-  @Test func testLazyPropertyStopsTheProgramWithTheResolutionMessage() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        startWatchdog()
-        _ = ScreenWithMissingDependency().unregistered
-      })
-    let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(
-      output.contains(
-        "could not build LazyInjectTests.ScreenWithMissingDependency.Unregistered for"
-          + " LazyInjectTests.ScreenWithMissingDependency."))
-    #expect(output.contains("Searched, in order: LazyInjectTests.ScreenWithMissingDependency"))
-    #expect(output.contains("Fix: register an initializer"))
-  }
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func lazyPropertyStopsTheProgramWithTheResolutionMessage() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          _ = ScreenWithMissingDependency().unregistered
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(
+        output.contains(
+          "could not build LazyInjectTests.ScreenWithMissingDependency.Unregistered for"
+            + " LazyInjectTests.ScreenWithMissingDependency."))
+      #expect(output.contains("Searched, in order: LazyInjectTests.ScreenWithMissingDependency"))
+      #expect(output.contains("Fix: register an initializer"))
+    }
+  #endif
 }

@@ -6,12 +6,12 @@ import Testing
 /// Services that must await to exist: prepared at launch, or loaded by the screen that shows them.
 @MainActor
 struct AsyncServicesTests {
-  @Test func testPreparedSessionIsReadAsAPlainProperty() async throws {
+  @Test func preparedSessionIsReadAsAPlainProperty() async throws {
     try await InitializerRegistry.shared.prepare()
     #expect(ProfileViewModel().session.user == "ada")
   }
 
-  @Test func testModelLoadsItsAvatarOnceAndThenReadsIt() async throws {
+  @Test func modelLoadsItsAvatarOnceAndThenReadsIt() async throws {
     try await InitializerRegistry.shared.prepare()
     let model = ProfileViewModel()
     #expect(model.$avatar.isResolved == false)
@@ -23,7 +23,7 @@ struct AsyncServicesTests {
 
   /// A test swaps an async production rule for a synchronous stub: reads need no `load()`.
   @Test(.overrides { $0.register(Avatar.self) { _ in Avatar(url: "stub.png") } })
-  func testSynchronousStubReplacesTheAsyncAvatar() {
+  func synchronousStubReplacesTheAsyncAvatar() {
     #expect(ProfileViewModel().avatar.url == "stub.png")
   }
 

@@ -41,26 +41,29 @@ private final class OfflineProfileAPI: ProfileAPI {
 
 @MainActor  // Redundant in a target with default main-actor isolation; needed in a classic one.
 struct MainActorByDefaultTests {
-  @Test func testNonisolatedServiceRegisteredByAModuleResolvesOnABackgroundThread() async {
+  @Test func nonisolatedServiceRegisteredByAModuleResolvesOnABackgroundThread() async {
     let fetched = await onBackgroundThread {
       "\(Thread.isMainThread) \(AvatarPrefetcher().prefetch("ada"))"
     }
     #expect(fetched == "false GET https://api.example.com/avatars/ada")
   }
 
-  @Test func testModulesAreInstalledWhenSharedIsFirstUsedOffTheMainActor() async {
-    await #expect(processExitsWith: .success) {
-      startWatchdog()
-      let fetched = await onBackgroundThread { AvatarPrefetcher().prefetch("grace") }
-      guard fetched == "GET https://api.example.com/avatars/grace" else {
-        FileHandle.standardError.write(Data("modules missing: \(fetched)\n".utf8))
-        exit(1)
+  // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func modulesAreInstalledWhenSharedIsFirstUsedOffTheMainActor() async {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        let fetched = await onBackgroundThread { AvatarPrefetcher().prefetch("grace") }
+        guard fetched == "GET https://api.example.com/avatars/grace" else {
+          FileHandle.standardError.write(Data("modules missing: \(fetched)\n".utf8))
+          exit(1)
+        }
       }
     }
-  }
+  #endif
 
   @Test(.overrides { $0.registerOnMainActor(ResourceLoader.self) { _ in .mock } })
-  func testMockWinsOverProductionSetUpTheTestCalls() {
+  func mockWinsOverProductionSetUpTheTestCalls() {
     // The app's production set-up, called from the test as a newcomer would: it goes to the
     // test's layer, below the mock, and dies with the test.
     InitializerRegistry.shared.registerOnMainActor(ResourceLoader.self) { _ in
@@ -69,7 +72,7 @@ struct MainActorByDefaultTests {
     #expect(SettingsViewController().resourceLoader.path == "/mock")
   }
 
-  @Test func testScreenMadeInsideWithOverridesKeepsTheMockAfterwards() {
+  @Test func screenMadeInsideWithOverridesKeepsTheMockAfterwards() {
     let screen = InitializerRegistry.shared.withOverrides {
       $0.registerOnMainActor(ResourceLoader.self) { _ in ResourceLoader(path: "/preview") }
     } operation: {
@@ -79,7 +82,7 @@ struct MainActorByDefaultTests {
     #expect(SettingsViewController().resourceLoader.path == "/resources")
   }
 
-  @Test func testViewModelMadeInsideWithOverridesKeepsTheProtocolTypedMock() {
+  @Test func viewModelMadeInsideWithOverridesKeepsTheProtocolTypedMock() {
     let model = InitializerRegistry.shared.withOverrides {
       $0.registerOnMainActor((any ProfileAPI).self) { _ in OfflineProfileAPI() }
     } operation: {

@@ -7,7 +7,7 @@ import Testing
 
 @MainActor
 struct ProfileScreenTests {
-  @Test func testProductionScreenUsesTheLiveAPI() {
+  @Test func productionScreenUsesTheLiveAPI() {
     let screen = ProfileViewController()
     screen.load()
     #expect(screen.model.greeting == "Hello, Ada!")
@@ -16,7 +16,7 @@ struct ProfileScreenTests {
 
   /// The spy is the test's own: a `@MainActor` initializer may return it, and the test reads it
   /// afterwards.
-  @Test func testScreenLoadsThroughTheSpy() {
+  @Test func screenLoadsThroughTheSpy() {
     let spy = ProfileAPISpy()
     InitializerRegistry.shared.withOverrides { overrides in
       overrides.registerOnMainActor((any ProfileAPI).self) { _ in spy }
@@ -29,7 +29,7 @@ struct ProfileScreenTests {
   }
 
   @Test(.overrides { $0.registerOnMainActor((any ProfileAPI).self) { _ in ProfileAPISpy() } })
-  func testViewModelNotifiesObserversWhenLoaded() async {
+  func viewModelNotifiesObserversWhenLoaded() async {
     let model = ProfileViewModel()
     await confirmation("greeting changed") { changed in
       withObservationTracking {

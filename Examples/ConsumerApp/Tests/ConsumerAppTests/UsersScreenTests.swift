@@ -6,7 +6,7 @@ import Testing
 /// The production wiring: the app's modules install themselves on first use.
 @MainActor
 struct UsersScreenTests {
-  @Test func testUsersScreenGetsTheUsersLoaderAndASpinnerBuiltFromItself() {
+  @Test func usersScreenGetsTheUsersLoaderAndASpinnerBuiltFromItself() {
     let screen = UsersViewController()
     screen.load()
     #expect(screen.loaded == "GET https://api.example.com/users")
@@ -15,7 +15,7 @@ struct UsersScreenTests {
     #expect(screen.progressView.isVisible == false)
   }
 
-  @Test func testAdminScreenInheritsTheUsersRegistrations() throws {
+  @Test func adminScreenInheritsTheUsersRegistrations() throws {
     let screen = AdminUsersViewController()
     screen.load()
     #expect(screen.loaded == "GET https://api.example.com/users")
@@ -25,13 +25,13 @@ struct UsersScreenTests {
     #expect(screen.$progressView.rule?.isMainActor == true)
   }
 
-  @Test func testOtherScreensGetTheRootDefault() {
+  @Test func otherScreensGetTheRootDefault() {
     let screen = SettingsViewController()
     #expect(screen.resourceLoader.loadResources() == "GET https://api.example.com/resources")
     #expect(screen.$resourceLoader.rule?.isRootDefault == true)
   }
 
-  @Test func testEveryScreenSharesTheOneRequestManager() {
+  @Test func everyScreenSharesTheOneRequestManager() {
     let users = UsersViewController().resourceLoader
     let settings = SettingsViewController().resourceLoader
     #expect(users !== settings)
@@ -43,7 +43,7 @@ struct UsersScreenTests {
   ///
   /// A loader is a main-actor type, so the trait registers it to be built on the main actor.
   @Test(.overrides { $0.registerOnMainActor(ResourceLoader.self) { _ in .stub } })
-  func testTraitReplacesTheLoaderOfEveryScreen() {
+  func traitReplacesTheLoaderOfEveryScreen() {
     let screen = AdminUsersViewController()
     screen.load()
     #expect(screen.loaded == "GET https://api.example.com/stub")
