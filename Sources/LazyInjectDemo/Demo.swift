@@ -30,6 +30,11 @@ enum Demo {
     if arguments == ["--check"] {
       return check(echo: echo)
     }
+    if arguments == ["--timeline"] {
+      Narrator.shared.reset(echo: echo)
+      InitializerRegistry.shared.resetAllScopes()  // As at launch: nothing built yet.
+      return await LaunchTimeline.run()
+    }
     let unknown = arguments.filter { Scene.named($0) == nil }
     guard unknown.isEmpty else {
       say("Unknown scene: \(unknown.joined(separator: ", ")).\nScenes:\n\(Scene.list)")

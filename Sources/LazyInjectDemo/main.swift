@@ -3,6 +3,7 @@
 //   swift run LazyInjectDemo            every scene, in order
 //   swift run LazyInjectDemo --list     the scenes' names
 //   swift run LazyInjectDemo news       one scene
+//   swift run LazyInjectDemo --timeline the launch, recorded: a summary, a trace file, a chart
 //   swift run LazyInjectDemo mocks --ui-testing
 //                                       with the UI-testing module (canned network responses)
 //

@@ -24,7 +24,12 @@ void _lazyinject_set_object_box_class(uintptr_t metadata) {
 }
 
 void _lazyinject_set_overrides_used(void) {
-  __atomic_store_n(&_lazyinject_overrides_used_storage, 1, __ATOMIC_RELEASE);
+  __atomic_fetch_or(&_lazyinject_overrides_used_storage, 1, __ATOMIC_RELEASE);
+}
+
+void _lazyinject_set_recording(int isOn) {
+  if (isOn) __atomic_fetch_or(&_lazyinject_overrides_used_storage, 2, __ATOMIC_RELEASE);
+  else __atomic_fetch_and(&_lazyinject_overrides_used_storage, ~2, __ATOMIC_RELEASE);
 }
 
 #if !defined(__APPLE__)

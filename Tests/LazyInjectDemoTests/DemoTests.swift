@@ -67,30 +67,49 @@ struct DemoTests {
     #expect(await Demo.run(arguments: [], echo: false) == 0)
   }
 
+  @Test func timelineRecordsTheLaunchANestedBuildAndTheStorePreparedOffTheMainThread()
+    async throws
+  {
+    #expect(await Demo.run(arguments: ["--timeline"], echo: false) == 0)
+    let lines = Narrator.shared.lines
+    let text = lines.joined(separator: "\n")
+    #expect(text.contains("Time in builds: "))
+    #expect(
+      text.contains("LazyInjectDemo.FeedViewModel for LazyInjectDemo.HomeViewController.feed"))
+    #expect(text.contains("ImageCache for LazyInjectDemo.HomeViewController, main thread"))
+    #expect(text.contains("LazyInjectDemo.NewsStore for prepare(), task "))
+    #expect(text.contains("gantt\n  title Builds of at least 1 ms"))
+    let tracing = try index(of: "chrome://tracing: ", in: lines)
+    let path = try #require(lines[tracing].split(separator: ": ").last.map(String.init))
+    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+    let events = try #require((json as? [String: Any])?["traceEvents"] as? [[String: Any]])
+    #expect(events.contains { $0["name"] as? String == "LazyInjectDemo.NewsStore" })
+  }
+
   // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
   #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
     @Test func checkPassesAndPrintsTheLineTheBenchmarksRead() async throws {
-    #expect(await Demo.run(arguments: ["--check"], echo: false) == 0)
-    // In a fresh process, as the benchmarks run `LazyInjectDemo --check`.
-    let result = try #require(
-      await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-        startWatchdog()
-        let status = await Demo.run(arguments: ["--check"])
-        exit(status)
-      })
-    // What measureDemo (Benchmarks) reads from the last line: "Checked 39 properties of 38
-    // classes. First check 1.234 ms, then a median of 0.123 ms over 30."
-    let output = String(decoding: result.standardOutputContent, as: UTF8.self)
-    let sentence = try #require(output.split(separator: "\n").last.map(String.init))
-    let report = try InitializerRegistry.shared.validate(classesIn: "LazyInjectDemo")
-    let reportEnd = try #require(sentence.range(of: ". First check "), "\(sentence)")
-    #expect(sentence[..<reportEnd.lowerBound] + "." == report.description)
-    #expect(Double(sentence[reportEnd.upperBound...].prefix { $0 != " " }) != nil, "\(sentence)")
-    let medianStart = try #require(sentence.range(of: " ms, then a median of "), "\(sentence)")
+      #expect(await Demo.run(arguments: ["--check"], echo: false) == 0)
+      // In a fresh process, as the benchmarks run `LazyInjectDemo --check`.
+      let result = try #require(
+        await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+          startWatchdog()
+          let status = await Demo.run(arguments: ["--check"])
+          exit(status)
+        })
+      // What measureDemo (Benchmarks) reads from the last line: "Checked 39 properties of 38
+      // classes. First check 1.234 ms, then a median of 0.123 ms over 30."
+      let output = String(decoding: result.standardOutputContent, as: UTF8.self)
+      let sentence = try #require(output.split(separator: "\n").last.map(String.init))
+      let report = try InitializerRegistry.shared.validate(classesIn: "LazyInjectDemo")
+      let reportEnd = try #require(sentence.range(of: ". First check "), "\(sentence)")
+      #expect(sentence[..<reportEnd.lowerBound] + "." == report.description)
+      #expect(Double(sentence[reportEnd.upperBound...].prefix { $0 != " " }) != nil, "\(sentence)")
+      let medianStart = try #require(sentence.range(of: " ms, then a median of "), "\(sentence)")
       #expect(
         Double(sentence[medianStart.upperBound...].prefix { $0 != " " }) != nil, "\(sentence)")
-    #expect(sentence.hasSuffix(" ms over 30."))
-  }
+      #expect(sentence.hasSuffix(" ms over 30."))
+    }
   #endif
 
   @Test func boilerplateSceneBuildsOnlyInLoadResourcesAndReleasesWithTheController()

@@ -171,6 +171,7 @@ import _LazyInjectShims
     }
     if let error = WaitGraph.willWait(for: .slot(slot)) { stop(error) }
     // A slot that `load()` builds with an async initializer: no thread waits for that.
+    let start = Recorder.start
     let isAwaited = gate.lock.withLock {
       _ = _lazyinject_waiters_add(1)
       defer { _ = _lazyinject_waiters_add(-1) }
@@ -180,11 +181,9 @@ import _LazyInjectShims
       return isInFlight()
     }
     WaitGraph.didWait()
-    if isAwaited {
-      let offset = slot - UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-      let what = WaitGraph.Step.property(property, in: type(of: container), offset: offset)
-      stop(ResolutionError.requiresLoad(what.summary, nil))
-    }
+    let what = WaitGraph.Step.property(property, in: type(of: container), offset: slot - address)
+    Recorder.note(nil, what, since: start)
+    if isAwaited { stop(ResolutionError.requiresLoad(what.summary, nil)) }
   }
 
   /// Suspends the calling task until the slot is no longer in flight, or throws the cycle that

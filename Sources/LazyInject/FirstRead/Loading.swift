@@ -79,7 +79,11 @@ extension InitializerRegistry {
   /// ``ResolutionError/underlyingError``; the instances built by then stay kept. Cancelling the
   /// calling task cancels the initializers still running, and the preparation throws
   /// `CancellationError`.
-  public func prepare() async throws {
+  ///
+  /// It runs on the caller's actor until the builds start, each in a task of its own: called on
+  /// the main actor, it installs the automatic modules there at once, not once the main actor is
+  /// free.
+  nonisolated(nonsending) public func prepare() async throws {
     await installAutomaticModulesIfNeeded()
     let rules = searchedRegistries.flatMap { owner in owner.registrations.map { (owner, $0) } }
     try await withThrowingTaskGroup(of: Void.self) { group in

@@ -132,7 +132,9 @@ extension InitializerRegistry {
     case .defaultInitializer(let initializable):
       outcome.origin = .defaultInitializer(property)
       SlotLock.assertNoLockHeld()
+      let start = Recorder.start
       source = .value(initializable.init())
+      if start != 0 { Recorder.note(.defaultInitializer(of: property), since: start) }
     case .absentOptional:
       source = .value((property as! any _OptionalDependency.Type).none)
     case .missing, .undecided:

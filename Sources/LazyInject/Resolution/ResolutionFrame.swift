@@ -61,10 +61,7 @@ import _LazyInjectShims
 
   /// `"UsersViewController.resourceLoader"`, or the container's class alone when the property is
   /// unknown.
-  var propertyPath: String {
-    let name = slot.map { "." + StoredField.name(at: $0 - container, in: containerClass) } ?? ""
-    return typeName(containerClass) + name
-  }
+  var propertyPath: String { step.container }
 
   /// The innermost resolution under way on this thread, if any.
   static var current: UnsafeMutablePointer<ResolutionFrame>? {

@@ -50,6 +50,8 @@ extension InitializerRegistry {
     _ registration: AnyRegistration, as property: Property.Type, for container: AnyObject
   ) throws -> Property {
     SlotLock.assertNoLockHeld()
+    let start = Recorder.start
+    defer { if start != 0 { Recorder.note(registration.source.rule, since: start) } }
     do {
       guard registration.propertyType == property else {
         return try registration.makeAny(container) as! Property
@@ -165,8 +167,10 @@ extension InitializerRegistry {
         if let cycle = WaitGraph.willWait(for: .registration(ObjectIdentifier(registration))) {
           throw cycle
         }
+        let start = Recorder.start
         state.lock.wait()
         WaitGraph.didWait()
+        Recorder.note(nil, frame.pointee.step, since: start)
       }
     }
     if let found { return found }
@@ -250,8 +254,19 @@ extension InitializerRegistry {
     let step = WaitGraph.Held(
       slot: 0, registration: ObjectIdentifier(registration), what: .rule(registration.source))
     let record = SharedBuild()
+    // What the recorder names: the container's class for `load()`, the rule for `prepare()`.
+    let recorded =
+      container.map { .property(registration.propertyType, in: type(of: $0), offset: nil) }
+      ?? step.what
+    let entry: Timeline.Build.Entry = container == nil ? .prepare : .load
     let build = { () async throws -> Any in
-      try await AsyncChain.with(step) {
+      let start = Recorder.start
+      defer {
+        if start != 0 {
+          Recorder.note(registration.source.rule, recorded, entry: entry, since: start)
+        }
+      }
+      return try await AsyncChain.with(step) {
         try await OverrideScope.$sharedBuild.withValue(record) {
           do { return try await registration.makeAsync(container) } catch {
             throw Self.failure(error, of: registration)
@@ -267,6 +282,7 @@ extension InitializerRegistry {
       var (isClaimed, generations) = (false, [Int]())
       let task = AsyncChain.current ?? AsyncChain([])
       if let error = WaitGraph.willWait(for: step.resource, as: task) { throw error }
+      let start = Recorder.start
       await withCheckedContinuation { (waiter: InstanceStore.Waiter) in
         withState { state in
           found = kept(registration, in: &state, adopters: adopters, handle: handle, uses: &uses)
@@ -281,6 +297,7 @@ extension InitializerRegistry {
         if found != nil || isClaimed { waiter.resume() }
       }
       WaitGraph.didWait(as: task)
+      if found == nil, !isClaimed { Recorder.note(nil, recorded, entry: entry, since: start) }
       if let found { return found }
       guard isClaimed else { continue }  // The other task's build ended: look again.
       let built: Result<Any, any Error>

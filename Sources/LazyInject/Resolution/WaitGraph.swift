@@ -61,16 +61,33 @@ internal enum WaitGraph {
     /// `"ResourceLoader in UsersViewController.resourceLoader"`, or without the property's name
     /// for an explicit `resolve`; or the rule.
     var summary: String {
+      guard case .property(let property, _, _) = self else { return container }
+      return "\(typeName(property)) in \(container)"
+    }
+
+    /// `"UsersViewController.resourceLoader"`, the container's class alone for an explicit
+    /// `resolve`; or the rule.
+    var container: String {
       switch self {
-      case .property(let property, let containerClass, let offset):
+      case .property(_, let containerClass, let offset):
         let name = offset.map { "." + StoredField.name(at: $0, in: containerClass) } ?? ""
-        return "\(typeName(property)) in \(typeName(containerClass))\(name)"
+        return typeName(containerClass) + name
       case .rule(let source): return "\(source.rule)"
       }
     }
   }
 
   private static let waiters = Protected<[Waiter]>([])
+
+  /// Whether a thread or task waits for a build under way of a `property` value.
+  static func isWaiting(for property: Any.Type) -> Bool {
+    waiters.withLock { waiters in
+      waiters.contains {
+        guard case .property(let type, _, _)? = $0.chain.last?.what else { return false }
+        return type == property
+      }
+    }
+  }
 
   /// Records that this thread (or, with `task`, the task whose async resolutions it is) is about
   /// to wait for `resource`, or returns the error to report instead if waiting would close a

@@ -12,7 +12,7 @@ extension InitializerRegistry: AutomaticModuleInstallation {
     [
       ServiceInitializers(), LoaderInitializers(), NetworkInitializers(),
       CoordinatorInitializers(), NewsInitializers(), SessionInitializers(),
-      CheckoutInitializers(), LoggerInitializers(),
+      CheckoutInitializers(), LoggerInitializers(), LaunchInitializers(),
       // Installed after the others, so it wins, when UI tests launch the demo with the argument.
       UITestingInitializers().when(.launchArgument(UITestingInitializers.launchArgument)),
     ]

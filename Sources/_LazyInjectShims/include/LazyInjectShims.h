@@ -84,14 +84,15 @@ static inline uintptr_t _lazyinject_object_box_class(void) {
 }
 void _lazyinject_set_object_box_class(uintptr_t metadata);
 
-/// Whether an override layer was ever created in this process. Until one is, resolutions skip
-/// reading the task-local layers, which are necessarily empty (a read cost a sixth of a first
-/// read, measured).
+/// 1 once an override layer was created in this process, 2 while builds are recorded: until
+/// either, resolutions skip reading the task-local layers, which are necessarily empty (a read
+/// cost a sixth of a first read, measured), and first reads may take the fast path.
 extern int _lazyinject_overrides_used_storage;
 static inline int _lazyinject_overrides_used(void) {
   return __atomic_load_n(&_lazyinject_overrides_used_storage, __ATOMIC_ACQUIRE);
 }
 void _lazyinject_set_overrides_used(void);
+void _lazyinject_set_recording(int isOn);
 
 /// Threads waiting for a value another thread is building. A waiter counts itself, then looks
 /// at the slot under the slot's lock; a publisher writes the slot under that lock, then reads the

@@ -1,0 +1,84 @@
+import Dispatch
+import _LazyInjectShims
+
+// The recorder: every build between `startRecording()` and `stopRecording()`, and every wait
+// for another thread's or task's build, kept raw while recording (no name computed) and turned
+// into a `Timeline` at the stop. Nothing records when nobody does: a build makes one load of the
+// flags word the fast path reads anyway.
+
+extension InitializerRegistry {
+  /// Starts recording every build of every registry, and every wait for another thread's build,
+  /// until ``stopRecording()``: what an app's launch builds, when, on which thread, for whom.
+  ///
+  /// ```swift
+  /// @main struct NewsApp: App {
+  ///   init() {
+  ///     #if DEBUG
+  ///       InitializerRegistry.startRecording()
+  ///     #endif
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// While recording, first reads take the general path, which records them: a recorded first
+  /// read is slower than an unrecorded one (BENCHMARKS.md says by how much). Starting again
+  /// while recording starts over.
+  public static func startRecording() {
+    Recorder.entries.withLock { $0 = (Recorder.now, []) }
+    _lazyinject_set_recording(1)
+  }
+
+  /// Stops recording, and returns what was recorded since ``startRecording()`` (nothing if it
+  /// was not called). Builds still under way are left out.
+  public static func stopRecording() -> Timeline {
+    _lazyinject_set_recording(0)
+    guard
+      let (start, entries) = Recorder.entries.withLock({ recorded in
+        defer { recorded = nil }
+        return recorded
+      })
+    else { return Timeline(builds: [], waits: []) }
+    return Timeline(entries.filter { $0.start >= start }, since: start)
+  }
+}
+
+/// The raw record of a build or a wait.
+internal enum Recorder {
+  struct Entry {
+    let rule: InitializerRegistry.Rule?  // nil for a wait
+    let step: WaitGraph.Step
+    let entry: InitializerRegistry.Timeline.Build.Entry
+    let thread: UInt
+    let isMainThread: Bool
+    let task: Int?
+    let start: UInt64
+    let end: UInt64
+  }
+
+  /// When recording started, and what was recorded since; nil when not recording.
+  static let entries = Protected<(UInt64, [Entry])?>(nil)
+
+  /// Whether anything records: a bit of the flags word that turns the fast path off.
+  @inline(__always) static var isOn: Bool { _lazyinject_overrides_used() & 2 != 0 }
+
+  static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+  /// The time now, if recording: what `note` takes as a start.
+  static var start: UInt64 { isOn ? now : 0 }
+
+  /// Records a build by `rule` (nil: a wait) of `step` since `start`, unless `start` is 0; a
+  /// synchronous build's step is the innermost resolution's.
+  static func note(
+    _ rule: InitializerRegistry.Rule?, _ step: WaitGraph.Step? = nil,
+    entry: InitializerRegistry.Timeline.Build.Entry? = nil, since start: UInt64
+  ) {
+    guard start != 0, let frame = step ?? ResolutionFrame.current?.pointee.step else { return }
+    let isExplicit = ResolutionFrame.current?.pointee.slot == nil
+    let task = withUnsafeCurrentTask { $0?.hashValue }
+    let recorded = Entry(
+      rule: rule, step: frame, entry: entry ?? (isExplicit ? .resolve : .read),
+      thread: UInt(bitPattern: _lazyinject_thread_identity()),
+      isMainThread: isOnMainActor(), task: task, start: start, end: now)
+    entries.withLock { $0?.1.append(recorded) }
+  }
+}
