@@ -28,8 +28,10 @@ extension InitializerRegistry {
     _lazyinject_set_recording(1)
   }
 
-  /// Stops recording, and returns what was recorded since ``startRecording()`` (nothing if it
-  /// was not called). Builds still under way are left out.
+  /// Stops recording, and returns what was recorded since ``startRecording()``.
+  ///
+  /// Nothing if recording was not started. Builds still under way are left out: a build is
+  /// recorded when it ends.
   public static func stopRecording() -> Timeline {
     _lazyinject_set_recording(0)
     guard

@@ -37,6 +37,7 @@ extension InitializerRegistry {
       /// What it was built for, as in `"UsersViewController.resourceLoader"`; the container's
       /// class alone for `resolve`, `"prepare()"` for a build with no sender.
       public let builtFor: String
+      /// How it was asked for.
       public let entry: Entry
       /// The thread it ran on (for an async build, where it started), numbered from 1 in the
       /// order threads first appear.
@@ -63,10 +64,15 @@ extension InitializerRegistry {
       public let waitedFor: String
       /// The build it happened in, if any: the one it delayed.
       public let buildID: Int?
+      /// The waiting thread, numbered as ``Build/thread``.
       public let thread: Int
+      /// Whether the waiting thread is the main thread, as ``Build/isOnMainThread``.
       public let isOnMainThread: Bool
+      /// The waiting task, numbered as ``Build/task``, within an async build.
       public let task: Int?
+      /// Since ``InitializerRegistry/startRecording()``.
       public let startNanoseconds: UInt64
+      /// How long it waited.
       public let durationNanoseconds: UInt64
     }
 
