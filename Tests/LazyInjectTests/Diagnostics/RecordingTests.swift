@@ -70,19 +70,21 @@ struct RecordingTests {
   @Test func eachBuildIsRecordedWithItsContainerPropertyAndParent() throws {
     InitializerRegistry.startRecording()
     _ = Screen().api
-    let recorded = builds(InitializerRegistry.stopRecording())
+    let timeline = InitializerRegistry.stopRecording()
+    let recorded = builds(timeline)
     let api = try #require(recorded.first { $0.rule.propertyTypeName.hasSuffix(".Api") })
     let session = try #require(recorded.first { $0.rule.propertyTypeName.hasSuffix(".Session") })
     #expect(recorded.count == 2)
     #expect(api.entry == .read)
     #expect(api.builtFor.hasSuffix("Screen.api"))
-    #expect(api.parentID == nil)
+    #expect(timeline.parent(of: api) == nil)
     #expect(session.builtFor.hasSuffix("Screen.session"))
-    #expect(session.parentID == api.id)
-    #expect(session.thread == api.thread)
+    #expect(timeline.parent(of: session)?.id == api.id)
+    #expect(session.track == api.track)
     #expect(session.startNanoseconds >= api.startNanoseconds)
     #expect(session.durationNanoseconds <= api.durationNanoseconds)
-    #expect(api.selfNanoseconds == api.durationNanoseconds - session.durationNanoseconds)
+    #expect(
+      timeline.ownNanoseconds(of: api) == api.durationNanoseconds - session.durationNanoseconds)
     #expect(api.rule.scope == .unique)
   }
 
@@ -99,7 +101,10 @@ struct RecordingTests {
     #expect(session.builtFor.hasSuffix("Screen"))
     let prepared = try #require(recorded.first { $0.entry == .prepare })
     #expect(prepared.builtFor == "prepare()")
-    #expect(prepared.task != nil)
+    guard case .task = prepared.track else {
+      Issue.record("an async build on \(prepared.track), not on its task's track")
+      return
+    }
     let loaded = try #require(recorded.first { $0.entry == .load })
     #expect(loaded.builtFor.hasSuffix("Screen"))
     #expect(recorded.count == 3)
@@ -123,12 +128,13 @@ struct RecordingTests {
     let timeline = InitializerRegistry.stopRecording()
     let wait = try #require(timeline.waits.first { $0.waitedFor.hasSuffix("Screen.slow") })
     #expect(wait.waitedFor.contains("Slow in "))
-    #expect(wait.buildID == nil)  // The read built nothing itself.
     let slow = try #require(builds(timeline).first { $0.rule.propertyTypeName.hasSuffix(".Slow") })
-    #expect(slow.thread != wait.thread)
+    #expect(slow.track != wait.track)
     #expect(wait.startNanoseconds >= slow.startNanoseconds)
+    #expect(timeline.waitNanoseconds(of: slow) == 0)  // The builder waited for no one.
     let json = timeline.traceEventJSON
     #expect(json.contains("\"name\":\"waiting for "))
+    #expect(timeline.summary.contains("Waits for another thread's build:"))
   }
 
   @Test func theTraceEventJSONHasTheRequiredFieldsNestingAndThreads() throws {
@@ -146,29 +152,21 @@ struct RecordingTests {
         #expect(event[field] != nil, "\(field) missing in \(event)")
       }
     }
-    let mine = builds(timeline)
-    #expect(mine.count == 3)
-    func event(of build: InitializerRegistry.Timeline.Build) throws -> [String: Any] {
-      try #require(
-        complete.first { ($0["args"] as? [String: Any])?["for"] as? String == build.builtFor })
+    func event(named suffix: String) -> [[String: Any]] {
+      complete.filter { ($0["name"] as? String)?.hasSuffix(suffix) == true }
     }
-    let api = try event(of: try #require(mine.first { $0.builtFor.hasSuffix("Screen.api") }))
-    let nested = try #require(
-      mine.first { $0.builtFor.hasSuffix("Screen.session") && $0.parentID != nil })
-    let session = try #require(
-      complete.first {
-        ($0["args"] as? [String: Any])?["for"] as? String == nested.builtFor
-          && ($0["tid"] as? Int) == (api["tid"] as? Int)
-      })
+    let api = try #require(event(named: "Screen.api").first)
+    let sessions = event(named: "Screen.session")
+    #expect(sessions.count == 2)
+    let nested = try #require(sessions.first { $0["tid"] as? Int == api["tid"] as? Int })
+    let other = try #require(sessions.first { $0["tid"] as? Int != api["tid"] as? Int })
     let (start, end) = (api["ts"] as! Double, (api["ts"] as! Double) + (api["dur"] as! Double))
-    #expect(session["ts"] as! Double >= start)
-    #expect((session["ts"] as! Double) + (session["dur"] as! Double) <= end + 0.001)
-    let other = try #require(
-      mine.first { $0.parentID == nil && $0.builtFor.hasSuffix("Screen.session") })
-    #expect(other.thread != nested.thread)
+    #expect(nested["ts"] as! Double >= start)
+    #expect((nested["ts"] as! Double) + (nested["dur"] as! Double) <= end + 0.001)
+    #expect((other["ts"] as! Double) >= end)  // Read on the other thread afterwards.
     let tracks = Set(complete.compactMap { $0["tid"] as? Int })
     let named = Set(events.filter { $0["ph"] as? String == "M" }.compactMap { $0["tid"] as? Int })
-    #expect(tracks.isSubset(of: named))
+    #expect(tracks == named)
   }
 
   @Test func buildsUnderWayWhenRecordingStopsAreLeftOut() {
@@ -219,6 +217,8 @@ struct RecordingTests {
     let summary = timeline.summary
     #expect(summary.contains("Time in builds"))
     #expect(summary.contains("Heavy"))
+    let heavy = try #require(timeline.builds.first { $0.rule.propertyTypeName.hasSuffix("Heavy") })
+    #expect(timeline.ownNanoseconds(of: heavy) == heavy.durationNanoseconds)
     let chart = timeline.mermaidGantt()
     let lines = chart.split(separator: "\n").map(String.init)
     #expect(lines.first == "gantt")
