@@ -109,7 +109,7 @@ extension InitializerRegistry {
           + "\(Double(duration) / 1000),\"pid\":1,\"tid\":\(tracks.firstIndex(of: track)! + 1)}"
       }
       func quoted(_ text: String) -> String {
-        "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
+        "\"" + text.map { $0 == "\"" || $0 == "\\" ? "\\\($0)" : "\($0)" }.joined() + "\""
       }
       let events =
         builds.map {
