@@ -246,35 +246,20 @@ import _LazyInjectShims
       Unmanaged<AnyObject>.fromOpaque(pointer).release()
     }
   }
-
-  /// Whether the property `field` of `container`, an object of its class, holds a value (a
-  /// `@WeakLazy` property's may go away at any time: it never counts as resolved), and the
-  /// registries its first read would search from `registry`: the layers it was made under, then
-  /// the caller's that they lack.
-  static func state(
-    of field: LazyField, in container: AnyObject, searching registry: InitializerRegistry
-  ) -> (isResolved: Bool, searched: [InitializerRegistry]) {
-    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-    SlotLock.lock(object)
-    let word = (object + field.offset).load(as: UInt.self)
-    // An object box is told by its class, whatever the value's type.
-    let content = SlotWord.content(
-      of: word, marker: _lazyinject_in_flight_marker(), storesObject: true)
-    let creation =
-      field.isWeak
-      ? _WeakLazyReference.creation(at: word)
-      : content == .emptyBox ? _LazyObjectBox.box(at: word).creation : nil
-    SlotLock.unlock(object)
-    let searched = withLayers(of: creation) { registry.searchedRegistries }
-    return (!field.isWeak && content.isValue, searched)
-  }
 }
 
-extension InitializerRegistry {
-  /// Whether the property `field` of `container` holds a value, and the registries its first
-  /// read would search from this registry (see `_FirstRead.state`): what validating an object
-  /// asks.
-  package func state(of field: LazyField, in container: AnyObject)
-    -> (isResolved: Bool, searched: [InitializerRegistry])
-  { _FirstRead.state(of: field, in: container, searching: self) }
+/// The object that marks a slot as being resolved.
+///
+/// Never released.
+internal final class _LazyMarker: Sendable {
+  internal static let object = _LazyMarker()
+
+  /// The marker's address, the word a slot holds while its value is being built.
+  internal static let address: UInt = {
+    let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+    _lazyinject_set_in_flight_marker(address)
+    return address
+  }()
+
+  private init() {}
 }

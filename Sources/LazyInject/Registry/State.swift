@@ -181,10 +181,4 @@ extension InitializerRegistry {
     shared.state.withLock { if case .awaitingMainActor = $0.modules { true } else { false } }
   }
 
-  /// Whether a thread or task waits for a build of a `property` value under way on another.
-  ///
-  /// For the package's tests.
-  package static func isWaiting(for property: Any.Type) -> Bool {
-    WaitGraph.isWaiting(for: property)
-  }
 }

@@ -268,6 +268,7 @@ extension InitializerRegistry {
       }
       return try await AsyncChain.with(step) {
         try await OverrideScope.$sharedBuild.withValue(record) {
+          SlotLock.assertNoLockHeld()
           do { return try await registration.makeAsync(container) } catch {
             throw Self.failure(error, of: registration)
           }

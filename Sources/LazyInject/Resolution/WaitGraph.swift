@@ -16,7 +16,7 @@ internal enum WaitGraph {
     case registration(ObjectIdentifier)
   }
 
-  private struct Waiter {
+  fileprivate struct Waiter {
     /// The waiting thread, or the waiting task's `AsyncChain`.
     let id: UnsafeRawPointer
     let resource: Resource
@@ -77,17 +77,8 @@ internal enum WaitGraph {
     }
   }
 
-  private static let waiters = Protected<[Waiter]>([])
+  fileprivate static let waiters = Protected<[Waiter]>([])
 
-  /// Whether a thread or task waits for a build under way of a `property` value.
-  static func isWaiting(for property: Any.Type) -> Bool {
-    waiters.withLock { waiters in
-      waiters.contains {
-        guard case .property(let type, _, _)? = $0.chain.last?.what else { return false }
-        return type == property
-      }
-    }
-  }
 
   /// Records that this thread (or, with `task`, the task whose async resolutions it is) is about
   /// to wait for `resource`, or returns the error to report instead if waiting would close a
@@ -168,5 +159,19 @@ internal final class AsyncChain: Sendable {
     let steps = current?.steps ?? []
     guard steps.contains(where: { $0.holds(step.resource) }) else { return nil }
     return .dependencyCycle(steps: steps.map(\.summary) + [step.summary])
+  }
+}
+
+extension InitializerRegistry {
+  /// Whether a thread or task waits for a build of a `property` value under way on another.
+  ///
+  /// For the package's tests.
+  package static func isWaiting(for property: Any.Type) -> Bool {
+    WaitGraph.waiters.withLock { waiters in
+      waiters.contains {
+        guard case .property(let type, _, _)? = $0.chain.last?.what else { return false }
+        return type == property
+      }
+    }
   }
 }
