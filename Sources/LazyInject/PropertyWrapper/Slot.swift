@@ -160,10 +160,11 @@ internal final class _WeakLazyReference {
 }
 
 extension InitializerRegistry {
-  /// Whether the property `field` of `container`, an object of its class, holds a value (a
-  /// `@WeakLazy` property's may go away at any time: it never counts as resolved), and the
-  /// registries its first read would search from this registry: the layers it was made under,
-  /// then the caller's that they lack. What validating an object asks.
+  /// Whether the property `field` of `container` holds a value, and the registries its first
+  /// read would search from this registry: what validating an object asks.
+  ///
+  /// A `@WeakLazy` property's value may go away at any time: it never counts as resolved. The
+  /// registries are the layers the object was made under, then the caller's that they lack.
   package func state(of field: LazyField, in container: AnyObject)
     -> (isResolved: Bool, searched: [InitializerRegistry])
   {

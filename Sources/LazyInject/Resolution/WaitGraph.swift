@@ -79,7 +79,6 @@ internal enum WaitGraph {
 
   fileprivate static let waiters = Protected<[Waiter]>([])
 
-
   /// Records that this thread (or, with `task`, the task whose async resolutions it is) is about
   /// to wait for `resource`, or returns the error to report instead if waiting would close a
   /// cycle.
