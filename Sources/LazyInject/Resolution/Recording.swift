@@ -11,8 +11,10 @@ extension InitializerRegistry {
   /// until ``stopRecording()``: what an app's launch builds, when, on which thread, for whom.
   ///
   /// ```swift
-  /// @main struct NewsApp: App {
-  ///   init() {
+  /// enum LaunchRecording {
+  ///   /// Called first thing at launch: in the `App`'s `init()`, or
+  ///   /// `application(_:didFinishLaunchingWithOptions:)`.
+  ///   static func start() {
   ///     #if DEBUG
   ///       InitializerRegistry.startRecording()
   ///     #endif

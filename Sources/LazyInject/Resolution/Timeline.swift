@@ -5,9 +5,14 @@ extension InitializerRegistry {
   /// summary, chart, and each build's parent and own time).
   ///
   /// ```swift
-  /// let timeline = InitializerRegistry.stopRecording()
-  /// let file = FileManager.default.temporaryDirectory.appendingPathComponent("launch.json")
-  /// try timeline.traceEventJSON.write(to: file, atomically: true, encoding: .utf8)
+  /// import Foundation
+  /// import LazyInject
+  ///
+  /// func saveLaunchTrace() throws {
+  ///   let timeline = InitializerRegistry.stopRecording()
+  ///   let file = FileManager.default.temporaryDirectory.appendingPathComponent("launch.json")
+  ///   try timeline.traceEventJSON.write(to: file, atomically: true, encoding: .utf8)
+  /// }
   /// ```
   public struct Timeline: Sendable {
     /// The builds, in the order they started.
