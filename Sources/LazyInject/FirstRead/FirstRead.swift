@@ -11,31 +11,15 @@ import _LazyInjectShims
   /// one trampoline from a first read into resolution, for a first read that the fast path's
   /// table did not serve.
   ///
-  /// Asks the shared registry for a fast path first, which records it in the table for later
-  /// reads; a `.unique` registration is built here. Else the general path, the resolution
-  /// (`InitializerRegistry.resolve`). Tells in `outcome` what the slot keeps.
+  /// Records the pair's fast path for later reads, if it has one; resolves on the general path,
+  /// the resolution (`InitializerRegistry.resolve`). Tells in `outcome` what the slot keeps.
   @usableFromInline internal static func resolve<Value>(
     _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer,
     outcome: inout InitializerRegistry.Outcome
   ) -> Value {
-    let path = InitializerRegistry.shared.fastPath(
-      for: Value.self, in: container, storesObject: isSingleReference(Value.self)
-    ).servingHere
-    guard case .build(let retained, let flags) = path else {
-      return resolve(type, for: container, slot: slot, creation: nil, outcome: &outcome)
-    }
-    FirstReadPath.registryBuild.record()
-    let registration = unsafeDowncast(retained.takeRetainedValue(), to: Registration<Value>.self)
-    (outcome.isFirstRule, outcome.isObserved) = (true, flags & FastPath.observed != 0)
-    outcome.noteBuilt(by: registration)
-    do {
-      let frame = try ResolutionFrame.push(property: type, for: container, slot: slot)
-      defer { ResolutionFrame.pop(frame) }
-      SlotLock.assertNoLockHeld()
-      do { return try registration.make(container) } catch {
-        throw InitializerRegistry.failure(error, of: registration)
-      }
-    } catch { stop(error) }
+    InitializerRegistry.shared.recordFastPath(
+      for: Value.self, in: container, storesObject: isSingleReference(Value.self))
+    return resolve(type, for: container, slot: slot, creation: nil, outcome: &outcome)
   }
 
   /// Resolves as above, for the first read of a property made while override layers were in
