@@ -99,35 +99,25 @@ extern const void *swift_getTypeContextDescriptor(const void *metadata);
 /// Metadata kinds of the Swift ABI (MetadataKind.def): every kind above the last enumerated one
 /// is an Objective-C class's isa pointer.
 enum {
-  LAZYINJECT_CLASS_KIND = 0, LAZYINJECT_STRUCT_KIND = 0x200, LAZYINJECT_ENUM_KIND = 0x201,
-  LAZYINJECT_FOREIGN_CLASS_KIND = 0x203, LAZYINJECT_EXISTENTIAL_KIND = 0x303,
-  LAZYINJECT_OBJC_CLASS_WRAPPER_KIND = 0x305, LAZYINJECT_EXTENDED_EXISTENTIAL_KIND = 0x307,
-  LAZYINJECT_LAST_ENUMERATED_KIND = 0x7FF,
+  LAZYINJECT_CLASS_KIND = 0, LAZYINJECT_FOREIGN_CLASS_KIND = 0x203,
+  LAZYINJECT_EXISTENTIAL_KIND = 0x303, LAZYINJECT_OBJC_CLASS_WRAPPER_KIND = 0x305,
+  LAZYINJECT_EXTENDED_EXISTENTIAL_KIND = 0x307, LAZYINJECT_LAST_ENUMERATED_KIND = 0x7FF,
 };
 
 /// ExistentialTypeFlags: the bit that says the existential is not class-bound.
 #define LAZYINJECT_EXISTENTIAL_ANY_CONSTRAINT 0x80000000u
 
-int _lazyinject_type_category(const void *type) {
+int _lazyinject_is_weakly_referenceable(const void *type) {
   uintptr_t kind = *(const uintptr_t *)type;
   if (kind == LAZYINJECT_CLASS_KIND || kind > LAZYINJECT_LAST_ENUMERATED_KIND ||
       kind == LAZYINJECT_FOREIGN_CLASS_KIND || kind == LAZYINJECT_OBJC_CLASS_WRAPPER_KIND)
-    return LAZYINJECT_CATEGORY_CLASS;
-  if (kind == LAZYINJECT_STRUCT_KIND || kind == LAZYINJECT_ENUM_KIND) return LAZYINJECT_CATEGORY_VALUE;
-  return kind == LAZYINJECT_EXISTENTIAL_KIND ? LAZYINJECT_CATEGORY_EXISTENTIAL : LAZYINJECT_CATEGORY_OTHER;
-}
-
-int _lazyinject_is_weakly_referenceable(const void *type) {
-  switch (_lazyinject_type_category(type)) {
-  case LAZYINJECT_CATEGORY_CLASS: return 1;
-  case LAZYINJECT_CATEGORY_EXISTENTIAL:
-    // The flags follow the kind word: ExistentialTypeMetadata { Kind; Flags; NumProtocols; ... }.
+    return 1;
+  // The flags follow the kind word: ExistentialTypeMetadata { Kind; Flags; NumProtocols; ... }.
+  if (kind == LAZYINJECT_EXISTENTIAL_KIND)
     return (*(const uint32_t *)((const uintptr_t *)type + 1) & LAZYINJECT_EXISTENTIAL_ANY_CONSTRAINT) == 0;
-  default:
-    // An extended existential (`any P<Int>`) keeps its class constraint in a shape reached
-    // through a pointer that is signed on arm64e: not read here.
-    return *(const uintptr_t *)type == LAZYINJECT_EXTENDED_EXISTENTIAL_KIND ? -1 : 0;
-  }
+  // An extended existential (`any P<Int>`) keeps its class constraint in a shape reached through
+  // a pointer that is signed on arm64e: not read here.
+  return kind == LAZYINJECT_EXTENDED_EXISTENTIAL_KIND ? -1 : 0;
 }
 
 int _lazyinject_has_field_records(const void *metadata) {

@@ -246,12 +246,6 @@ extension InitializerRegistry {
   package static func layerCount(of registries: [InitializerRegistry]) -> Int {
     Set(registries.map(\.overrideDepth)).count - 1
   }
-
-  /// `"Registry"`, `"Override layer 2"`, or `"Override layer 2, registered while in force"`.
-  package var layerTitle: String {
-    guard overrideDepth > 0 else { return "Registry" }
-    return "Override layer \(overrideDepth)" + (isInForce ? ", registered while in force" : "")
-  }
 }
 
 /// The override layers in force for the current task or thread.

@@ -44,11 +44,11 @@ public final class InitializerRegistry: Sendable {
   internal let state: Protected<State>
 
   /// 0 for a registry; n for the registries holding the n-th override layer over another.
-  internal let overrideDepth: Int
+  package let overrideDepth: Int
 
   /// Whether this registry holds the rules registered while its override layer is in force (see
   /// `OverrideLayer`), rather than the layer's own.
-  internal let isInForce: Bool
+  package let isInForce: Bool
 
   /// The registry an override layer overrides; nil for a registry.
   private let overridden: InitializerRegistry?

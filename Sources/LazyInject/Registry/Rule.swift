@@ -263,10 +263,6 @@ package final class RuleSource: Sendable {
     package let depth: Int
     /// Whether it was registered while the layer was in force rather than by its `configure`.
     let isInForce: Bool
-
-    /// `"override layer 2"`, or `"override layer 2 (in force)"` for a rule registered while the
-    /// layer was in force.
-    package var name: String { "override layer \(depth)" + (isInForce ? " (in force)" : "") }
   }
 
   init(

@@ -18,25 +18,6 @@ package struct StoredField {
     /// The class, or a superclass, is an Objective-C class (such as one declared
     /// `@objc @implementation`), whose properties Swift reflection does not list.
     case objectiveCClass(AnyClass)
-
-    /// Why, and the fix, for a message about `subject`.
-    package func message(_ subject: String) -> String {
-      let reason =
-        switch self {
-        case .unavailableOnThisOS:
-          "This OS has no field reflection (it came with iOS 13.4, macOS 10.15.4, tvOS 13.4 and"
-            + " watchOS 6.2). Fix: run the check on a newer OS, or a simulator of one."
-        case .missingMetadata(let owner):
-          "The reflection metadata of \(typeName(owner)) is missing. Fix: build the module that"
-            + " declares it with reflection metadata (the default; not with"
-            + " -disable-reflection-metadata or SWIFT_REFLECTION_METADATA_LEVEL = none)."
-        case .objectiveCClass(let owner):
-          "\(typeName(owner)) is an Objective-C class (or @objc @implementation), whose"
-            + " properties Swift reflection does not list. Fix: check a Swift subclass instead."
-        }
-      return "LazyInject cannot list the stored properties of \(subject), so none was checked.\n"
-        + reason
-    }
   }
 
   /// What is written for a property whose name reflection cannot tell.
