@@ -109,6 +109,6 @@ extension Lazy {
     let first = InitializerRegistry.shared.withState {
       $0.rules.firstRule(of: Value.self, in: type(of: container))
     }
-    return (true, first?.rule(of: Value.self))
+    return (true, first?.rule)
   }
 }

@@ -130,7 +130,7 @@ extension InitializerRegistry {
       // Into the registry itself, even when first touched inside an override scope.
       OverrideScope.$configuring.withValue(nil) {
         OverrideScope.$current.withValue(nil) {
-          install(try! onMainActorAnywhere(Self.automaticModules(of:))(installation))
+          install(try! onMainActorAnywhere { $0.automaticModules }(installation))
         }
       }
     }
@@ -139,10 +139,6 @@ extension InitializerRegistry {
       state.lock.broadcast()
     }
   }
-
-  @MainActor private static func automaticModules(
-    of installation: any AutomaticModuleInstallation.Type
-  ) -> [any InitializerModule] { installation.automaticModules }
 
   /// The message that stops a thread which waited `seconds` for the main actor to install the
   /// automatic modules.
@@ -179,12 +175,5 @@ extension InitializerRegistry {
   /// For the package's tests.
   package static var isAwaitingMainActor: Bool {
     shared.state.withLock { if case .awaitingMainActor = $0.modules { true } else { false } }
-  }
-
-  /// Whether a thread or task waits for a build of a `property` value under way on another.
-  ///
-  /// For the package's tests.
-  package static func isWaiting(for property: Any.Type) -> Bool {
-    WaitGraph.isWaiting(for: property)
   }
 }

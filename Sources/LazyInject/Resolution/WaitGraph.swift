@@ -9,7 +9,7 @@ import _LazyInjectShims
 /// would never end: the thread reports the cycle instead. A chain that reaches a thread that is
 /// not waiting (merely slow) means no cycle, and the thread waits. The last thread to close a
 /// cycle is the one that finds it, since every other thread in it is recorded by then.
-internal enum WaitGraph {
+package enum WaitGraph {
   /// Something a thread can wait for.
   enum Resource: Equatable {
     case slot(UnsafeRawPointer)
@@ -79,8 +79,9 @@ internal enum WaitGraph {
 
   private static let waiters = Protected<[Waiter]>([])
 
-  /// Whether a thread or task waits for a build under way of a `property` value.
-  static func isWaiting(for property: Any.Type) -> Bool {
+  /// Whether a thread or task waits for a build under way of a `property` value: for the
+  /// package's tests.
+  package static func isWaiting(for property: Any.Type) -> Bool {
     waiters.withLock { waiters in
       waiters.contains {
         guard case .property(let type, _, _)? = $0.chain.last?.what else { return false }

@@ -114,7 +114,7 @@ struct RecordingTests {
         Slow.started.wait()  // The other thread builds the singleton.
         Thread.detachNewThread {
           // Released once this thread waits for it (no sleep: the wait is what is awaited).
-          while !InitializerRegistry.isWaiting(for: Slow.self) { sched_yield() }
+          while !WaitGraph.isWaiting(for: Slow.self) { sched_yield() }
           Slow.release.signal()
         }
       }
