@@ -32,7 +32,7 @@ extension InitializerRegistry {
   }
 }
 
-extension StoredField.Unreadable {
+extension LazyField.Unreadable {
   /// Why, and the fix, for a message about `subject`.
   func message(_ subject: String) -> String {
     let reason =

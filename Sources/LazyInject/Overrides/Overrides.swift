@@ -264,11 +264,6 @@ internal enum OverrideScope {
     _lazyinject_overrides_used() == 0 ? [] : current?.layers ?? []
   }
 
-  /// The innermost layer over `base`, if any.
-  static func innermostLayer(over base: InitializerRegistry) -> OverrideLayer? {
-    layers.last { $0.base == ObjectIdentifier(base) }
-  }
-
   /// The current layers plus a new one over `base`, filled by `configure`.
   static func stack(
     adding configure: (InitializerRegistry) throws -> Void, over base: InitializerRegistry

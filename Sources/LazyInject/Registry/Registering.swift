@@ -91,16 +91,13 @@ extension InitializerRegistry {
   /// registrations it removes kept; all of it is released after unlocking (a singleton's deinit
   /// may resolve).
   internal func change(_ body: (inout RuleTable) -> [AnyRegistration]) {
-    changeState { state in
-      let registrations = body(&state.rules)
-      return (registrations, registrations.map { state.instances.drop($0) })
+    for target in changeTargets {
+      let removed = target.withStateChange { state in
+        let registrations = body(&state.rules)
+        return (registrations, registrations.map { state.instances.drop($0) })
+      }
+      withExtendedLifetime(removed) {}
     }
-  }
-
-  /// Applies `body` to the state of every registry in `changeTargets` (with `withStateChange`);
-  /// what it returns, which it took out of the state, is released after unlocking.
-  internal func changeState(_ body: (inout State) -> Any) {
-    for target in changeTargets { withExtendedLifetime(target.withStateChange(body)) {} }
   }
 
   /// Where registering on this registry adds, the last of `changeTargets`: inside an override
@@ -125,7 +122,9 @@ extension InitializerRegistry {
     if let configuring = OverrideScope.configuring, configuring.root == ObjectIdentifier(self) {
       return [configuring]
     }
-    guard let layer = OverrideScope.innermostLayer(over: self) else { return [self] }
+    guard let layer = OverrideScope.layers.last(where: { $0.base == ObjectIdentifier(self) }) else {
+      return [self]
+    }
     return [layer.registry, layer.inForce]
   }
 
@@ -154,8 +153,7 @@ extension InitializerRegistry {
       RuleSource(
         propertyType: propertyType, containerType: property?.rootClass ?? container, scope: scope,
         fileID: fileID, line: line, isMainActor: isMainActor, isAsync: isAsync,
-        moduleName: module?.name, property: property, forwardTarget: forwardTarget,
-        layer: RuleSource.Layer(depth: target.overrideDepth, isInForce: target.isInForce)))
+        moduleName: module?.name, property: property, forwardTarget: forwardTarget, in: target))
     let (replaced, handler, dropped) = target.withStateChange { state in
       let replaced = state.rules.insert(registration)
       return (replaced, state.duplicateHandler, replaced.map { state.instances.drop($0) })

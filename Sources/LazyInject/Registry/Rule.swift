@@ -130,8 +130,7 @@ extension InitializerRegistry {
     /// `"unique scope"`, `"singleton scope, async"`, or for a forward, `"forwarded to
     /// SharedAnalytics"`.
     package var what: String {
-      let scope = "\(self.scope) scope"
-      return (forwardTargetTypeName.map { "forwarded to \($0)" } ?? scope)
+      (forwardTargetTypeName.map { "forwarded to \($0)" } ?? "\(scope) scope")
         + (isAsync ? ", async" : "")
     }
 
@@ -244,8 +243,11 @@ package final class RuleSource: Sendable {
   let scope: InitializerRegistry.Scope
   package let fileID: StaticString
   package let line: UInt
-  /// Where the registration lives: the registry, or an override layer.
-  package let layer: Layer
+  /// Where the registration lives: 0 for the registry itself; n for the n-th override layer.
+  package let overrideDepth: Int
+  /// Whether it was registered while its override layer was in force rather than by the layer's
+  /// `configure`.
+  let isInForce: Bool
   /// Whether the initializer runs on the main actor.
   let isMainActor: Bool
   /// Whether the initializer awaits (an `AsyncRegistration`).
@@ -257,35 +259,28 @@ package final class RuleSource: Sendable {
   /// For a forward, the type it resolves instead.
   package let forwardTarget: Any.Type?
 
-  /// The registry, or an override layer, with the part of it the registration belongs to.
-  package struct Layer: Sendable {
-    /// 0 for the registry itself; n for the n-th override layer.
-    package let depth: Int
-    /// Whether it was registered while the layer was in force rather than by its `configure`.
-    let isInForce: Bool
-  }
-
   init(
     propertyType: Any.Type, containerType: AnyClass?, scope: InitializerRegistry.Scope,
     fileID: StaticString, line: UInt, isMainActor: Bool, isAsync: Bool, moduleName: String?,
-    property: PropertyTarget?, forwardTarget: Any.Type?, layer: Layer
+    property: PropertyTarget?, forwardTarget: Any.Type?, in registry: InitializerRegistry
   ) {
     (self.property, self.forwardTarget, self.propertyType) = (property, forwardTarget, propertyType)
     (self.containerType, self.scope, self.fileID, self.line) = (containerType, scope, fileID, line)
-    (self.layer, self.isMainActor, self.isAsync) = (layer, isMainActor, isAsync)
-    self.moduleName = moduleName
+    (self.isMainActor, self.isAsync, self.moduleName) = (isMainActor, isAsync, moduleName)
+    (overrideDepth, isInForce) = (registry.overrideDepth, registry.isInForce)
   }
 
   /// Built on demand: type names cost more than the rest of a registration (30 µs for long
   /// generic names, measured), and only diagnostics read them.
   var rule: InitializerRegistry.Rule {
-    InitializerRegistry.Rule(
+    let names = property?.names
+    return InitializerRegistry.Rule(
       propertyTypeName: typeName(propertyType), containerTypeName: containerType.map(typeName),
-      isPropertyRule: property != nil, propertyName: property?.propertyName,
-      propertyCandidates: property?.candidateNames ?? [],
+      isPropertyRule: property != nil, propertyName: names?.name,
+      propertyCandidates: names?.candidates ?? [],
       forwardTargetTypeName: forwardTarget.map(typeName),
       source: .registration(fileID: "\(fileID)", line: Int(line)), scope: scope,
-      overrideDepth: layer.depth, isRegisteredInForce: layer.isInForce,
+      overrideDepth: overrideDepth, isRegisteredInForce: isInForce,
       isMainActor: isMainActor, isAsync: isAsync, moduleName: moduleName)
   }
 }

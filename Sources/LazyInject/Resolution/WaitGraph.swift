@@ -39,8 +39,6 @@ package enum WaitGraph {
       registration.map { .registration($0) } ?? .slot(UnsafeRawPointer(bitPattern: slot)!)
     }
 
-    var summary: String { what.summary }
-
     /// Whether it builds `resource`.
     func holds(_ resource: Resource) -> Bool {
       switch resource {
@@ -70,7 +68,7 @@ package enum WaitGraph {
     var container: String {
       switch self {
       case .property(_, let containerClass, let offset):
-        let name = offset.map { "." + StoredField.name(at: $0, in: containerClass) } ?? ""
+        let name = offset.map { "." + LazyField.name(at: $0, in: containerClass) } ?? ""
         return typeName(containerClass) + name
       case .rule(let source): return "\(source.rule)"
       }
@@ -119,14 +117,14 @@ package enum WaitGraph {
     }
     guard let hops else { return nil }
     // The message is built after unlocking: other threads may be recording their waits.
-    var (steps, wanted) = (chain.map(\.summary), resource)
+    var (steps, wanted) = (chain.map(\.what.summary), resource)
     for hop in hops {
       let start = hop.chain.firstIndex { $0.holds(wanted) } ?? 0
-      steps += hop.chain[start...].map { "\($0.summary) (being built on another thread)" }
+      steps += hop.chain[start...].map { "\($0.what.summary) (being built on another thread)" }
       wanted = hop.resource
     }
     if let closing = chain.first(where: { $0.holds(wanted) }) {
-      steps.append("\(closing.summary) (being built on this thread)")
+      steps.append("\(closing.what.summary) (being built on this thread)")
     }
     return .dependencyCycle(steps: steps, acrossThreads: true)
   }
@@ -168,6 +166,6 @@ internal final class AsyncChain: Sendable {
   static func cycle(closedBy step: WaitGraph.Held) -> ResolutionError? {
     let steps = current?.steps ?? []
     guard steps.contains(where: { $0.holds(step.resource) }) else { return nil }
-    return .dependencyCycle(steps: steps.map(\.summary) + [step.summary])
+    return .dependencyCycle(steps: steps.map(\.what.summary) + [step.what.summary])
   }
 }
