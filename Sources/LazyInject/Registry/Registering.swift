@@ -118,7 +118,6 @@ extension InitializerRegistry {
   /// Unregistering there removes only what the layer holds: to hide a rule of the registry,
   /// register a replacement.
   internal var changeTargets: [InitializerRegistry] {
-    guard _lazyinject_overrides_used() != 0 else { return [self] }
     if let configuring = OverrideScope.configuring, configuring.root == ObjectIdentifier(self) {
       return [configuring]
     }
