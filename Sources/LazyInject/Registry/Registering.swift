@@ -127,21 +127,22 @@ extension InitializerRegistry {
     return [layer.registry, layer.inForce]
   }
 
-  /// Adds a registration to `registrationTarget`: of `propertyType` for `container` (nil: the
-  /// root default), or for one property (`property`, whose root class is the container); a
-  /// forward to `forwardTarget`.
+  /// Adds a synchronous registration to `registrationTarget`: of `propertyType` for `container`
+  /// (nil: the root default), or for one property (`property`, whose root class is the
+  /// container).
   internal func add<Property>(
     _ propertyType: Property.Type, container: AnyClass? = nil, property: PropertyTarget? = nil,
-    forwardTarget: Any.Type? = nil, scope: Scope, fileID: StaticString, line: UInt,
-    isMainActor: Bool = false, make: @escaping @Sendable (AnyObject) throws -> Property
+    scope: Scope, fileID: StaticString, line: UInt, isMainActor: Bool = false,
+    make: @escaping @Sendable (AnyObject) throws -> Property
   ) {
     add(
-      propertyType, container: container, property: property, forwardTarget: forwardTarget,
-      scope: scope, fileID: fileID, line: line, isMainActor: isMainActor, isAsync: false
+      propertyType, container: container, property: property, scope: scope, fileID: fileID,
+      line: line, isMainActor: isMainActor, isAsync: false
     ) { Registration(source: $0, make: make) }
   }
 
-  /// Adds the registration `make` makes of its source, a synchronous or an async one.
+  /// Adds the registration `make` makes of its source, a synchronous or an async one, or a
+  /// forward to `forwardTarget`.
   internal func add(
     _ propertyType: Any.Type, container: AnyClass?, property: PropertyTarget? = nil,
     forwardTarget: Any.Type? = nil, scope: Scope, fileID: StaticString, line: UInt,
