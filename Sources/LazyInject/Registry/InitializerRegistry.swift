@@ -184,8 +184,10 @@ extension InitializerRegistry {
   }
 
   /// Waits until the automatic modules are installed (or this thread is installing them), or
-  /// until this thread claims their installation; returns whether it must install them now (with
-  /// the lock released).
+  /// until this thread, on the main actor, claims their installation.
+  ///
+  /// Returns whether it must install them now (with the lock released). Off the main actor, the
+  /// first thread hands the installation over to the main queue, and waits like the others.
   ///
   /// Stops the program if the main actor does not install them within the bound, counted from
   /// this thread's first wait. Call with the lock held.
@@ -202,8 +204,9 @@ extension InitializerRegistry {
         state.value.modules = .installing(thread: thread)
         return true
       case .pending:
-        state.value.modules = .awaitingMainActor  // Handed over to the main queue.
-        return true
+        // Handed over to the main queue, whose job claims and installs; this thread waits.
+        state.value.modules = .awaitingMainActor
+        DispatchQueue.main.async { InitializerRegistry.shared.withState { _ in } }
       case .awaitingMainActor:
         let now = DispatchTime.now().uptimeNanoseconds
         let end = deadline ?? now + UInt64(Self.mainActorWaitSeconds) * 1_000_000_000
@@ -233,15 +236,7 @@ extension InitializerRegistry {
   /// Installs the modules of the program's `AutomaticModuleInstallation` conformance, if any, into
   /// this registry (``shared``), on the main actor: called by `withState` with no lock held, once
   /// this thread claimed the installation.
-  ///
-  /// Off the main actor, it hands the installation over to the main queue, and returns: the
-  /// calling thread then waits in `withState` like the others.
   private func installAutomaticModules() {
-    guard isOnMainActor() else {
-      // The main actor claims and installs.
-      DispatchQueue.main.async { InitializerRegistry.shared.withState { _ in } }
-      return
-    }
     if let installation = (InitializerRegistry.self as Any) as? any AutomaticModuleInstallation.Type
     {
       // Into the registry itself, even when first touched inside an override scope.
