@@ -57,37 +57,34 @@ const void *_lazyinject_thread_identity(void) { return &_lazyinject_current_fram
 
 LAZYINJECT_TLS uintptr_t _lazyinject_stack_floor_storage = 0;
 
-/// The calling thread's stack, [bottom, top), as the system reports it; 0 when it does not.
-static int stack_bounds(uintptr_t *bottom, uintptr_t *top) {
+uintptr_t _lazyinject_compute_stack_floor(void) {
+  // The calling thread's stack, [bottom, top), as the system reports it; empty when it does not.
+  uintptr_t bottom = 0, top = 0, here = (uintptr_t)__builtin_frame_address(0);
 #if defined(__APPLE__)
   pthread_t thread = pthread_self();
-  *top = (uintptr_t)pthread_get_stackaddr_np(thread);
+  top = (uintptr_t)pthread_get_stackaddr_np(thread);
   size_t size = pthread_get_stacksize_np(thread);
   // Some OS versions report a wrong size for the main thread (WebKit's StackBounds.cpp,
   // rdar://13741204): its stack is what the resource limit says.
   struct rlimit limit;
   if (pthread_main_np() != 0 && getrlimit(RLIMIT_STACK, &limit) == 0 &&
       limit.rlim_cur != RLIM_INFINITY) size = (size_t)limit.rlim_cur;
-  *bottom = *top - size;
+  bottom = top - size;
 #else
   pthread_attr_t attributes;
-  if (pthread_getattr_np(pthread_self(), &attributes) != 0) return 0;
   void *address = 0;
   size_t size = 0;
-  int failed = pthread_attr_getstack(&attributes, &address, &size);
-  pthread_attr_destroy(&attributes);
-  if (failed) return 0;
-  *bottom = (uintptr_t)address;
-  *top = *bottom + size;
+  if (pthread_getattr_np(pthread_self(), &attributes) == 0) {
+    if (pthread_attr_getstack(&attributes, &address, &size) == 0) {
+      bottom = (uintptr_t)address;
+      top = bottom + size;
+    }
+    pthread_attr_destroy(&attributes);
+  }
 #endif
-  return *top > *bottom;
-}
-
-uintptr_t _lazyinject_compute_stack_floor(void) {
-  uintptr_t bottom = 0, top = 0, here = (uintptr_t)__builtin_frame_address(0);
   // Trusted only if the current frame lies inside, above the margin: a wrong size would give a
   // false "too deep" stop, or a guard that never fires. Unknown (1): no guard.
-  int trusted = stack_bounds(&bottom, &top) && bottom + LAZYINJECT_STACK_MARGIN < here && here <= top;
+  int trusted = top > bottom && bottom + LAZYINJECT_STACK_MARGIN < here && here <= top;
   return _lazyinject_stack_floor_storage = trusted ? bottom + LAZYINJECT_STACK_MARGIN : 1;
 }
 

@@ -341,7 +341,7 @@ extension InitializerRegistry {
     line: UInt = #line, _ initializer: @escaping @Sendable (AnyObject) async throws -> Property
   ) { addAsync(propertyType, scope, fileID, line) { try await initializer($0!) } }
 
-  /// Adds an `AsyncRegistration`; `container` or `property` as for a synchronous one.
+  /// Adds an async registration; `container` or `property` as for a synchronous one.
   internal func addAsync<Property>(
     _ propertyType: Property.Type, container: AnyClass? = nil, property: PropertyTarget? = nil,
     takesSender: Bool = true, _ scope: Scope, _ fileID: StaticString, _ line: UInt,
@@ -350,7 +350,7 @@ extension InitializerRegistry {
     add(
       propertyType, container: container, property: property, scope: scope, fileID: fileID,
       line: line, isAsync: true
-    ) { AsyncRegistration(source: $0, takesSender: takesSender, make: make) }
+    ) { AnyRegistration(source: $0, takesSender: takesSender) { try await make($0) } }
   }
 
   /// Resolves `forwardedType` by resolving `targetType` for the same sender: one instance under
@@ -412,7 +412,7 @@ extension InitializerRegistry {
   ) {
     add(
       forwardedType, container: container, forwardTarget: targetType, scope: .unique,
-      fileID: fileID, line: line, isAsync: false, make: AnyRegistration.init(source:))
+      fileID: fileID, line: line, isAsync: false, make: { AnyRegistration(source: $0) })
   }
 }
 

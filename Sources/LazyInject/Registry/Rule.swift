@@ -172,7 +172,23 @@ extension InitializerRegistry {
   /// What the scope keeps, read without copying the scope (a custom scope's name).
   let policy: ScopePolicy
 
-  init(source: RuleSource) { (self.source, policy) = (source, ScopePolicy(source.scope)) }
+  /// For an async rule, its initializer: it awaits the value for a sender (nil for one that takes
+  /// none), called with no lock of LazyInject held.
+  ///
+  /// Only `load()` and `prepare()` build an async rule; a synchronous read gets what its scope
+  /// keeps, or stops with the fix.
+  let asyncInitializer: (@Sendable (AnyObject?) async throws -> Any)?
+
+  /// Whether an async initializer takes the sender: one that takes none can be prepared.
+  let takesSender: Bool
+
+  init(
+    source: RuleSource, takesSender: Bool = true,
+    asyncInitializer: (@Sendable (AnyObject?) async throws -> Any)? = nil
+  ) {
+    (self.source, policy) = (source, ScopePolicy(source.scope))
+    (self.asyncInitializer, self.takesSender) = (asyncInitializer, takesSender)
+  }
 
   package var propertyType: Any.Type { source.propertyType }
   package var containerType: AnyClass? { source.containerType }
@@ -186,36 +202,12 @@ extension InitializerRegistry {
   /// A forward (a plain `AnyRegistration`) has no initializer: the resolution resolves its target.
   func makeAny(_ sender: AnyObject) throws -> Any { fatalError("only a Registration builds") }
 
-  /// Awaits the value for a sender (nil for an initializer that takes none), as `Any`.
-  func makeAsync(_ sender: AnyObject?) async throws -> Any {
-    fatalError("only an AsyncRegistration awaits")
-  }
+  /// Awaits the value of an async rule for a sender (nil for an initializer that takes none), as
+  /// `Any`.
+  func makeAsync(_ sender: AnyObject?) async throws -> Any { try await asyncInitializer!(sender) }
 
   /// Whether `prepare()` builds it: an async rule with no sender, whose scope keeps its instance.
-  var isPreparable: Bool { false }
-}
-
-/// A registration whose initializer awaits: only `load()` and `prepare()` build it; a
-/// synchronous read gets what its scope keeps, or stops with the fix.
-///
-/// `@unchecked Sendable` as its base: its stored properties are `let`s of `Sendable` types.
-final class AsyncRegistration<Property>: AnyRegistration, @unchecked Sendable {
-  /// Builds the value, for a sender if `takesSender`; called with no lock of LazyInject held.
-  let make: @Sendable (AnyObject?) async throws -> Property
-  /// Whether the initializer takes the sender: one that takes none can be prepared.
-  let takesSender: Bool
-
-  init(
-    source: RuleSource, takesSender: Bool,
-    make: @escaping @Sendable (AnyObject?) async throws -> Property
-  ) {
-    (self.make, self.takesSender) = (make, takesSender)
-    super.init(source: source)
-  }
-
-  override func makeAsync(_ sender: AnyObject?) async throws -> Any { try await make(sender) }
-
-  override var isPreparable: Bool { !takesSender && policy != .none }
+  var isPreparable: Bool { asyncInitializer != nil && !takesSender && policy != .none }
 }
 
 /// A registration for properties of type `Property`.
@@ -250,7 +242,7 @@ package final class RuleSource: Sendable {
   let isInForce: Bool
   /// Whether the initializer runs on the main actor.
   let isMainActor: Bool
-  /// Whether the initializer awaits (an `AsyncRegistration`).
+  /// Whether the initializer awaits (the registration's `asyncInitializer`).
   package let isAsync: Bool
   /// The module that made the registration, with its condition, if any.
   let moduleName: String?
