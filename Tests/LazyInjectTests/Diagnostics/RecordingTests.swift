@@ -125,7 +125,7 @@ struct RecordingTests {
         RecordedSlow.started.wait()  // The other thread builds the singleton.
         Thread.detachNewThread {
           // Released once this thread waits for it (no sleep: the wait is what is awaited).
-          while !InitializerRegistry.isWaiting(for: RecordedSlow.self) { sched_yield() }
+          while !WaitGraph.isWaiting(for: RecordedSlow.self) { sched_yield() }
           RecordedSlow.release.signal()
         }
       }
