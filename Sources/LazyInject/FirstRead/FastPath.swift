@@ -37,7 +37,7 @@ extension InitializerRegistry {
   /// `.unique`, or keeps an object that the property stores unboxed (`storesObject`). One lock,
   /// no task-local read. Not generic: an optional of the property type would cost a lookup of
   /// its metadata on every call.
-  @usableFromInline internal func recordFastPath(
+  internal func recordFastPath(
     for propertyType: Any.Type, in container: AnyObject, storesObject: Bool
   ) {
     guard _lazyinject_overrides_used() == 0, self === Self.shared else { return }

@@ -7,30 +7,24 @@ import _LazyInjectShims
   /// by `didPublish`), and the slots whose `load()` awaits an async initializer.
   private static let gate = Protected((tasks: [InstanceStore.Waiter](), awaited: Set<UInt>()))
 
-  /// Resolves `Value` for `container` through the property's `slot`, or stops the program: the
-  /// one trampoline from a first read into resolution, for a first read that the fast path's
-  /// table did not serve.
+  /// Resolves `Value` for `container` through the property's `slot`, or stops the program.
   ///
-  /// Records the pair's fast path for later reads, if it has one; resolves on the general path,
-  /// the resolution (`InitializerRegistry.resolve`). Tells in `outcome` what the slot keeps.
-  @usableFromInline internal static func resolve<Value>(
-    _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer,
-    outcome: inout InitializerRegistry.Outcome
-  ) -> Value {
-    InitializerRegistry.shared.recordFastPath(
-      for: Value.self, in: container, storesObject: isSingleReference(Value.self))
-    return resolve(type, for: container, slot: slot, creation: nil, outcome: &outcome)
-  }
-
-  /// Resolves as above, for the first read of a property made while override layers were in
-  /// force, or whose shared instance a reset released: with the layers the object box at `word`
-  /// keeps, if any (see `CreationLayers`), bound as the task's layers for the whole resolution.
+  /// The one trampoline from a first read into resolution, for a first read that the fast path's
+  /// table did not serve. Tells in `outcome` what the slot keeps.
   ///
-  /// Takes over the box's +1.
+  /// `word` is 0, or the retained object box that was in the slot (this takes over its +1): for
+  /// a property made while override layers were in force, or whose shared instance a reset
+  /// released, the resolution runs with the layers it keeps, if any (see `CreationLayers`).
+  /// With none, it records the pair's fast path for later reads, if it has one.
   @usableFromInline internal static func resolve<Value>(
     _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer, box word: UInt,
     outcome: inout InitializerRegistry.Outcome
   ) -> Value {
+    guard word != 0 else {
+      InitializerRegistry.shared.recordFastPath(
+        for: Value.self, in: container, storesObject: isSingleReference(Value.self))
+      return resolve(type, for: container, slot: slot, creation: nil, outcome: &outcome)
+    }
     defer { didReplace(word) }
     return resolve(
       type, for: container, slot: slot, creation: _LazyObjectBox.box(at: word).creation,
@@ -38,7 +32,7 @@ import _LazyInjectShims
   }
 
   /// Resolves on the general path with the layers of `creation`, read by the calling task.
-  @usableFromInline internal static func resolve<Value>(
+  internal static func resolve<Value>(
     _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer,
     creation: CreationLayers?, outcome: inout InitializerRegistry.Outcome
   ) -> Value {

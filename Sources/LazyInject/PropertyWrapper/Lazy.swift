@@ -47,7 +47,7 @@ import _LazyInjectShims
 /// ``InitializerRegistry/resolve(_:for:)`` would throw. Use
 /// ``InitializerRegistry/validate(_:)`` in a test to find such a property before users do.
 @propertyWrapper public struct Lazy<Value> {
-  /// The slot: see `SlotWord.swift`.
+  /// The slot: see `Slot.swift`.
   ///
   /// Read and written only with the object's slot lock held; ARC releases it with the object.
   @usableFromInline internal var _slot: AnyObject?
@@ -332,11 +332,8 @@ import _LazyInjectShims
       }
     }
     var outcome = InitializerRegistry.Outcome()
-    let built =
-      box == 0
-      ? _FirstRead.resolve(Value.self, for: container, slot: slot.address, outcome: &outcome)
-      : _FirstRead.resolve(
-        Value.self, for: container, slot: slot.address, box: box, outcome: &outcome)
+    let built = _FirstRead.resolve(
+      Value.self, for: container, slot: slot.address, box: box, outcome: &outcome)
     return _publish(
       built, word: _word(for: built, outcome: outcome), isObserved: outcome.isObserved,
       in: container, slot: slot, marker: marker)

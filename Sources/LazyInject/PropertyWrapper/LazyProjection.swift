@@ -62,11 +62,7 @@ extension InitializerRegistry {
   /// Two properties of one type can then get different values:
   ///
   /// ```swift
-  /// final class UsersViewController: ViewController {
-  ///   @Lazy var auditLog: Logger
-  ///   @Lazy var debugLog: Logger
-  /// }
-  ///
+  /// // UsersViewController declares `@Lazy var auditLog: Logger` and `@Lazy var debugLog: Logger`.
   /// registry.register(\UsersViewController.$auditLog) { sender in
   ///   Logger(category: "audit", owner: sender)
   /// }

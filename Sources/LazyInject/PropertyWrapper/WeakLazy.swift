@@ -109,11 +109,7 @@ import _LazyInjectShims
       let marker = _LazyMarker.address
       while true {
         SlotLock.lock(object)
-        // The stored property is at a fixed address while the object lives; its address is taken
-        // (a modifying access) under the lock, which orders it with other threads' accesses.
-        let slot = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._reference) {
-          _LazySlot($0)
-        }
+        let slot = Self.slot(of: container, storageKeyPath)
         let word = slot.word
         guard word == marker else {
           // A strong reference, released only after unlocking: if it is the last one, the
@@ -142,9 +138,7 @@ import _LazyInjectShims
       // Made before locking, and put in the slot only if the slot has no reference to reuse.
       let spare = _WeakLazyReference(creation: nil, object: newValue.map(Self.object(of:)))
       SlotLock.lock(object)
-      let slot = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._reference) {
-        _LazySlot($0)
-      }
+      let slot = Self.slot(of: container, storageKeyPath)
       let word = slot.word
       if word == 0 || word == _LazyMarker.address {  // Being resolved: the assignment wins.
         slot.word = _WeakLazyReference.retainedWord(of: spare)
@@ -156,6 +150,14 @@ import _LazyInjectShims
       withExtendedLifetime(spare) {}
       if word == _LazyMarker.address { _FirstRead.didPublish() }
     }
+  }
+
+  /// The slot of the property of `container`: at a fixed address while the object lives, taken
+  /// (a modifying access) with the slot lock held, which orders it with other threads' accesses.
+  private static func slot<Container: AnyObject>(
+    of container: Container, _ storageKeyPath: ReferenceWritableKeyPath<Container, WeakLazy>
+  ) -> _LazySlot {
+    withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._reference) { _LazySlot($0) }
   }
 
   /// Resolves `Value?` for `container`, whose slot this thread marked in flight after taking

@@ -68,15 +68,11 @@ internal struct ModuleInstallation: Sendable {
 /// initializers with no change to its code.
 ///
 /// ```swift
-/// extension InitializerRegistry: @retroactive AutomaticModuleInstallation {
-///   public static var automaticModules: [any InitializerModule] {
-///     [
-///       NetworkInitializers(),
-///       MockNetworkInitializers().when(.launchArgument("-ui-testing")),
-///       PreviewInitializers().when(.environment("XCODE_RUNNING_FOR_PREVIEWS", equals: "1")),
-///     ]
-///   }
-/// }
+/// InitializerRegistry.shared.install(
+///   NetworkInitializers(),
+///   MockNetworkInitializers().when(.launchArgument("-ui-testing")),
+///   PreviewInitializers().when(.environment("XCODE_RUNNING_FOR_PREVIEWS", equals: "1"))
+/// )
 /// ```
 ///
 /// The condition is checked when the module is installed. Conditional modules are installed
@@ -104,6 +100,7 @@ public struct ModuleCondition: Sendable, CustomStringConvertible {
 
   /// Creates a condition: renamed ``init(_:isMet:)``, whose second argument is labeled.
   @available(*, deprecated, renamed: "init(_:isMet:)")
+  @_disfavoredOverload
   public init(_ description: String, _ isMet: @escaping @Sendable () -> Bool) {
     self.init(description, isMet: isMet)
   }
@@ -175,7 +172,7 @@ public struct ConditionalModule: InitializerModule {
 /// anywhere in its code, and needs no call in `main`:
 ///
 /// ```swift
-/// extension InitializerRegistry: @retroactive AutomaticModuleInstallation {
+/// extension LazyInject.InitializerRegistry: LazyInject.AutomaticModuleInstallation {
 ///   public static var automaticModules: [any InitializerModule] {
 ///     [LoaderInitializers(), NetworkInitializers()]
 ///   }

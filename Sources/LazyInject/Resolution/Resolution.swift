@@ -33,7 +33,7 @@ extension InitializerRegistry {
   /// resolution. `registry` (``shared`` if nil) is asked, with the task's override layers over
   /// it; `decided` is the decision the caller made already, if it did (`load()`). Tells in
   /// `outcome` what the slot keeps.
-  @usableFromInline static func resolve<Property>(
+  static func resolve<Property>(
     _ propertyType: Property.Type, for container: AnyObject, slot: UnsafeRawPointer?,
     registry: InitializerRegistry? = nil, decided: Decision? = nil, outcome: inout Outcome
   ) throws -> Property {
@@ -207,14 +207,6 @@ extension InitializerRegistry {
     var handles: Handles?
 
     @inlinable init() {}
-
-    /// Records that `registration` built the value.
-    ///
-    /// Out of line, and only for a value that is boxed anyway: the rule's source need not be
-    /// visible to inlined code.
-    @usableFromInline mutating func noteBuilt(by registration: AnyRegistration) {
-      origin = .registration(registration.source)
-    }
   }
 }
 
