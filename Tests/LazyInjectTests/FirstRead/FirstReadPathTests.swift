@@ -6,7 +6,7 @@ import Testing
 // Exit tests only: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
 #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
   // Which way a first read went, seen through the package's probe (debug builds record it). The
-  // express path needs a process where no override layer was ever made, so these tests are exit
+  // fast path needs a process where no override layer was ever made, so these tests are exit
   // tests: each runs in a fresh process.
 
   private final class Meter {
@@ -22,8 +22,8 @@ import Testing
     @Lazy var gauge: Gauge
   }
 
-  // A new container class makes a new (property type, container class) pair, whose first rule is
-  // its pin: the express path serves only a pair's pin.
+  // A new container class makes a new (property type, container class) pair: the fast path serves
+  // only a pair whose first rule serves it (see `RuleTable.firstRules`).
   private final class FirstPanel: Panel {}
   private final class SecondPanel: Panel {}
   private final class ThirdPanel: Panel {}
@@ -66,11 +66,11 @@ import Testing
         require(seen.last == .fastTableBuild, "later reads took \(seen)")
         require(
           FirstReadProbe.fastPathEntry(for: Meter.self, in: Panel.self) == .build,
-          "the express table holds no entry for the pair")
+          "the fast path table holds no entry for the pair")
       }
     }
 
-    @Test func singletonIsBuiltThenKeptThenFoundInTheExpressTable() async {
+    @Test func singletonIsBuiltThenKeptThenFoundInTheFastPathTable() async {
       await #expect(processExitsWith: .success) {
         startWatchdog()
         InitializerRegistry.shared.register(Meter.self, scope: .singleton) { _ in Meter() }
@@ -80,7 +80,7 @@ import Testing
           "the reads took \(seen)")
         require(
           FirstReadProbe.fastPathEntry(for: Meter.self, in: Panel.self) == .keptHandle,
-          "the express table holds no kept object for the pair")
+          "the fast path table holds no kept object for the pair")
       }
     }
 
@@ -145,7 +145,7 @@ import Testing
       }
     }
 
-    @Test func tracerTurnsTheExpressPathOffWhileItIsSet() async {
+    @Test func tracerTurnsTheFastPathOffWhileItIsSet() async {
       await #expect(processExitsWith: .success) {
         startWatchdog()
         let registry = InitializerRegistry.shared
@@ -160,7 +160,7 @@ import Testing
       }
     }
 
-    @Test func firstOverrideLayerTurnsTheExpressPathOffForTheProcess() async {
+    @Test func firstOverrideLayerTurnsTheFastPathOffForTheProcess() async {
       await #expect(processExitsWith: .success) {
         startWatchdog()
         let registry = InitializerRegistry.shared
@@ -174,7 +174,7 @@ import Testing
       }
     }
 
-    @Test func onlyPairsWithAPropertyRuleLeaveTheExpressPath() async {
+    @Test func onlyPairsWithAPropertyRuleLeaveTheFastPath() async {
       await #expect(processExitsWith: .success) {
         startWatchdog()
         let registry = InitializerRegistry.shared

@@ -6,7 +6,7 @@ import Testing
 // A class-typed value built by its pair's first rule is stored without a box; any other value is
 // boxed with its rule. These tests hold `$property.rule`, `isResolved` and reset to their promises
 // whichever way the value is stored. The exit tests run where no override layer was ever made,
-// so their reads take the express path; the others run beside tests that make layers.
+// so their reads take the fast path; the others run beside tests that make layers.
 
 private final class Loader {
   let source: String
@@ -100,7 +100,7 @@ struct FirstReadStorageTests {
 
   // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
   #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
-    @Test func expressPathKeepsRulesSingletonsAndResetsInAFreshProcess() async {
+    @Test func fastPathKeepsRulesSingletonsAndResetsInAFreshProcess() async {
       await #expect(processExitsWith: .success) {
         startWatchdog()
         let registry = InitializerRegistry.shared
@@ -150,7 +150,7 @@ struct FirstReadStorageTests {
         registry.unregisterAll()
         screen.$manager.reset()
         guard manager == nil else {
-          failExitTest("the pin of the removed registration kept its singleton alive")
+          failExitTest("the first-rule record of the removed registration kept its singleton alive")
         }
       }
     }

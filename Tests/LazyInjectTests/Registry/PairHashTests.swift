@@ -1,8 +1,8 @@
 import Testing
 import _LazyInjectShims
 
-// The hash of a (property type, container class) pair, which the resolution cache and the express
-// table probe by. It mixes the two metadata addresses in 64 bits whatever the word size: on
+// The hash of a (property type, container class) pair, which the fast path
+// table probes by. It mixes the two metadata addresses in 64 bits whatever the word size: on
 // watchOS's arm64_32 they are 32-bit words, and a hash that shifted a word by its width would
 // send every pair to one bucket. These words stand in for such addresses (metadata records are
 // aligned and close together), so this machine checks what a 32-bit one computes.

@@ -6,7 +6,7 @@ import Testing
 // Exit tests only: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
 #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
   // The first read of a `@Lazy` property finds kept singletons and `.unique` registrations in an
-  // express table, without the registry's lock, until a change clears it. These exit tests run
+  // fast path table, without the registry's lock, until a change clears it. These exit tests run
   // in a fresh process, where no override layer was ever made, so that their reads use the table;
   // each reads a pair at least three times first (the third read finds the entry).
 
@@ -49,8 +49,8 @@ import Testing
     return dashboard
   }
 
-  struct ExpressTableTests {
-    @Test func resetSingletonsIsSeenByTheNextExpressRead() async {
+  struct FastPathTableTests {
+    @Test func resetSingletonsIsSeenByTheNextFastPathRead() async {
       await #expect(processExitsWith: .success) {
         startWatchdog()
         let registry = InitializerRegistry.shared
@@ -67,7 +67,7 @@ import Testing
       }
     }
 
-    @Test func registrationChangesAreSeenByTheNextExpressRead() async {
+    @Test func registrationChangesAreSeenByTheNextFastPathRead() async {
       await #expect(processExitsWith: .success) {
         startWatchdog()
         let registry = InitializerRegistry.shared
@@ -94,7 +94,7 @@ import Testing
       }
     }
 
-    @Test func tracerAndOverridesApplyAfterExpressReads() async {
+    @Test func tracerAndOverridesApplyAfterFastPathReads() async {
       await #expect(processExitsWith: .success) {
         startWatchdog()
         let registry = InitializerRegistry.shared
@@ -114,12 +114,12 @@ import Testing
           Dashboard().feed.name
         }
         guard mocked == "mock", Dashboard().feed.name == "root" else {
-          failExitTest("an override layer made after express reads was not used")
+          failExitTest("an override layer made after fast path reads was not used")
         }
       }
     }
 
-    @Test func observerHearsExpressReads() async {
+    @Test func observerHearsFastPathReads() async {
       await #expect(processExitsWith: .success) {
         startWatchdog()
         let registry = InitializerRegistry.shared
@@ -135,13 +135,13 @@ import Testing
       }
     }
 
-    @Test func initializerReadingItsOwnPropertyIsACycleOnTheExpressPath() async throws {
+    @Test func initializerReadingItsOwnPropertyIsACycleOnTheFastPath() async throws {
       let result = try #require(
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
           startWatchdog()
           let reads = Locked(0)
           InitializerRegistry.shared.register(Feed.self, in: LoopingDashboard.self) { sender in
-            // The third read finds the express entry, and this initializer loops back.
+            // The third read finds the fast path entry, and this initializer loops back.
             let count = reads.withLock { count in
               count += 1
               return count
