@@ -218,9 +218,8 @@ internal final class SharedBuild: Sendable {
 
   /// A use of `layer`.
   init(_ layer: InitializerRegistry) {
-    let used = Layer(
-      identifier: ObjectIdentifier(layer), depth: layer.overrideDepth, base: layer.root)
-    (self.layer, isMixed) = (used, false)
+    self.init()
+    self.layer = Layer(identifier: .init(layer), depth: layer.overrideDepth, base: layer.root)
   }
 
   /// Whether nothing was used.

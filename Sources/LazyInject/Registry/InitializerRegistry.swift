@@ -208,11 +208,10 @@ extension InitializerRegistry {
         state.value.modules = .awaitingMainActor
         DispatchQueue.main.async { InitializerRegistry.shared.withState { _ in } }
       case .awaitingMainActor:
+        let seconds = Self.mainActorWait.withLock { $0 }
         let now = DispatchTime.now().uptimeNanoseconds
-        let end = deadline ?? now + UInt64(Self.mainActorWaitSeconds) * 1_000_000_000
-        guard now < end else {
-          fatalError(Self.mainActorDidNotRun(seconds: Self.mainActorWaitSeconds))
-        }
+        let end = deadline ?? now + UInt64(seconds) * 1_000_000_000
+        guard now < end else { fatalError(Self.mainActorDidNotRun(seconds: seconds)) }
         deadline = end
         state.lock.wait(seconds: Int((end - now + 999_999_999) / 1_000_000_000))
       }
@@ -237,13 +236,11 @@ extension InitializerRegistry {
   /// this registry (``shared``), on the main actor: called by `withState` with no lock held, once
   /// this thread claimed the installation.
   private func installAutomaticModules() {
-    if let installation = (InitializerRegistry.self as Any) as? any AutomaticModuleInstallation.Type
-    {
-      // Into the registry itself, even when first touched inside an override scope.
-      OverrideScope.$configuring.withValue(nil) {
-        OverrideScope.$current.withValue(nil) {
-          install(try! onMainActorAnywhere { $0.automaticModules }(installation))
-        }
+    let installation = (InitializerRegistry.self as Any) as? any AutomaticModuleInstallation.Type
+    // Into the registry itself, even when first touched inside an override scope.
+    OverrideScope.$configuring.withValue(nil) {
+      OverrideScope.$current.withValue(nil) {
+        install(installation.map { try! onMainActorAnywhere { $0.automaticModules }($0) } ?? [])
       }
     }
     state.lock.withLock {
@@ -269,18 +266,11 @@ extension InitializerRegistry {
     """
   }
 
-  /// How long a thread waits for the main actor to install the automatic modules before it stops
-  /// the program: 10 s unless set.
-  private static let mainActorWait = Protected(10)
-
   /// The seconds a thread waits for the main actor to install the automatic modules before it
-  /// stops the program with the fix (0: it stops at once).
+  /// stops the program with the fix: 10 unless set (0: it stops at once; not negative).
   ///
-  /// For the package's tests.
-  package static var mainActorWaitSeconds: Int {
-    get { mainActorWait.withLock { $0 } }
-    set { mainActorWait.withLock { $0 = max(0, newValue) } }
-  }
+  /// For the package's tests: `InitializerRegistry.mainActorWait.withLock { $0 = 0 }`.
+  package static let mainActorWait = Protected(10)
 
   /// Whether something waits for the main actor to install the modules of ``shared``.
   ///

@@ -99,11 +99,10 @@ extension InitializerRegistry {
     /// `"Logger for UsersViewController.auditLog, singleton scope (Loggers.swift:4)"` or
     /// `"any Tracking root default, forwarded to SharedAnalytics (Analytics.swift:9)"`.
     public var description: String {
-      guard !isDefaultInitializer else {
-        return "\(propertyTypeName).init() (DefaultInitializable)"
-      }
       let layer = overrideDepth == 0 ? "" : ", \(layerName)"
-      return "\(propertyTypeName) \(subject), \(what)\(layer)\(details)"
+      return isDefaultInitializer
+        ? "\(propertyTypeName).init() (DefaultInitializable)"
+        : "\(propertyTypeName) \(subject), \(what)\(layer)\(details)"
     }
 
     /// What the rule serves: `"in UsersViewController"`, `"root default"`, or

@@ -29,10 +29,8 @@ intptr_t _lazyinject_checked_held_mutexes(void);
 /// Records that a first read on the calling thread took `path` (a `FirstReadPath` raw value).
 void _lazyinject_probe_record(int path);
 
-/// The path of the calling thread's last first read, or -1 if it made none since the last reset.
+/// The path of the calling thread's last first read, or -1 if it made none since the last reset
+/// (recording -1 forgets it).
 int _lazyinject_probe_last_path(void);
-
-/// Forgets the calling thread's last path.
-void _lazyinject_probe_reset(void);
 
 #endif

@@ -69,8 +69,8 @@ static inline _lazyinject_fast_entry *_Nullable _lazyinject_fast_find(
     const void *_Nonnull property, const void *_Nonnull container) {
   _lazyinject_fast_table *table = __atomic_load_n(&_lazyinject_fast_storage, __ATOMIC_ACQUIRE);
   if (table == 0) return 0;
-  for (uintptr_t index = _lazyinject_pair_hash(property, container) & table->mask;;
-       index = (index + 1) & table->mask) {
+  uintptr_t index = _lazyinject_hash_words((uintptr_t)property, (uintptr_t)container) & table->mask;
+  for (;; index = (index + 1) & table->mask) {
     _lazyinject_fast_entry *entry = __atomic_load_n(&table->slots[index], __ATOMIC_ACQUIRE);
     if (entry == 0 || (entry->property == property && entry->container == container)) return entry;
   }

@@ -50,8 +50,8 @@ static inline void _lazyinject_unlock(const void *_Nonnull object) {
   _lazyinject_stripe_unlock(_lazyinject_stripe_for(object));
 }
 
-/// The hash of a (property type, container class) pair, by their metadata addresses: the
-/// fast path's table probes by its low bits. Mixed in 64 bits whatever the
+/// The hash of a (property type, container class) pair, by their metadata addresses (cast to
+/// integers): the fast path's table probes by its low bits. Mixed in 64 bits whatever the
 /// word size (on watchOS's arm64_32, shifting a word by 32 would be undefined behaviour), and
 /// folded so that the low bits depend on every bit of both: metadata addresses are aligned and
 /// evenly spaced, and a plain multiplicative hash left most buckets of a table empty
@@ -59,10 +59,6 @@ static inline void _lazyinject_unlock(const void *_Nonnull object) {
 static inline uint64_t _lazyinject_hash_words(uint64_t property, uint64_t container) {
   uint64_t mixed = (property ^ container * 0xC2B2AE3D27D4EB4Full) * 0x9E3779B97F4A7C15ull;
   return mixed ^ (mixed >> 32);
-}
-static inline uintptr_t _lazyinject_pair_hash(const void *_Nonnull property,
-                                              const void *_Nonnull container) {
-  return (uintptr_t)_lazyinject_hash_words((uintptr_t)property, (uintptr_t)container);
 }
 
 /// The address of the object that marks a slot as being resolved, or 0 before the first
