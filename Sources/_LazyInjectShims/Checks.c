@@ -1,5 +1,3 @@
-#include "Checks.h"
-
 #include "LazyInjectShims.h"
 
 _Static_assert(LAZYINJECT_STRIPE_COUNT <= 64, "a held stripe is a bit of a 64-bit mask");

@@ -38,7 +38,7 @@ public final class InitializerRegistry: Sendable {
   ///
   /// Before its first use of any kind it installs the modules an app lists through
   /// ``AutomaticModuleInstallation``, if the app conforms to it; see there.
-  public static let shared = InitializerRegistry(installsAutomaticModules: true)
+  public static let shared = InitializerRegistry(modules: .pending)
 
   /// Everything that changes: rules, kept instances, settings (see `State`), behind the
   /// registry's lock.
@@ -69,18 +69,17 @@ public final class InitializerRegistry: Sendable {
   /// let manager = try registry.resolve(RequestManager.self, for: UsersViewController())
   /// manager.request("/users")
   /// ```
-  public convenience init() { self.init(installsAutomaticModules: false) }
+  public convenience init() { self.init(modules: .installed) }
 
-  private init(installsAutomaticModules: Bool) {
-    state = Protected(State(modules: installsAutomaticModules ? .pending : .installed))
-    (overrideDepth, isInForce, overridden) = (0, false, nil)
-  }
-
-  /// Creates a registry of an override layer `depth` layers above `base`: its own rules, or
-  /// those registered while it is in force.
-  internal init(overriding base: InitializerRegistry, depth: Int, isInForce: Bool) {
-    state = Protected(
-      State(modules: .installed, duplicateHandler: base.withState(\.duplicateHandler)))
+  /// Creates a registry whose automatic modules are `modules` (only ``shared`` has any to
+  /// install); for an override layer, `depth` layers above `base`, holding its own rules or
+  /// those registered while it is in force, with the handler of duplicates of `base`.
+  internal init(
+    modules: AutomaticModules = .installed, overriding base: InitializerRegistry? = nil,
+    depth: Int = 0, inForce isInForce: Bool = false
+  ) {
+    let handler = base?.withState(\.duplicateHandler) ?? DuplicateRegistration.warnOnce
+    state = Protected(State(modules: modules, duplicateHandler: handler))
     (overrideDepth, self.isInForce, overridden) = (depth, isInForce, base)
   }
 }
@@ -104,16 +103,16 @@ extension InitializerRegistry: CustomStringConvertible {
   /// Rules for one property come before the type's rules, as a resolution tries them.
   public var description: String {
     // Only references are copied under the lock; names are built and sorted after unlocking.
-    let rules = registrations.map(\.rule)
+    // Each rule's text is made once: sorting compares them many times.
+    let rules = registrations.map(\.rule).map { rule in
+      let text = "  \(rule.subject): \(rule.what)\(rule.details)"
+      let container = rule.containerTypeName ?? ""
+      return (rule.propertyTypeName, rule.isPropertyRule ? 0 : 1, container, text)
+    }.sorted { ($0.0, $0.1, $0.2, $0.3) < ($1.0, $1.1, $1.2, $1.3) }
     var lines = ["InitializerRegistry, \(rules.count) registration\(rules.count == 1 ? "" : "s")"]
-    let byProperty = Dictionary(grouping: rules, by: \.propertyTypeName)
-    for property in byProperty.keys.sorted() {
-      lines.append(property)
-      // Each rule's text is made once: sorting compares them many times.
-      let sorted = byProperty[property]!.map { rule in
-        (rule.isPropertyRule ? 0 : 1, rule.containerTypeName ?? "", rule.subject, rule)
-      }.sorted { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
-      lines += sorted.map { _, _, subject, rule in "  \(subject): \(rule.what)\(rule.details)" }
+    for (index, rule) in rules.enumerated() {
+      if index == 0 || rules[index - 1].0 != rule.0 { lines.append(rule.0) }
+      lines.append(rule.3)
     }
     return lines.joined(separator: "\n")
   }
@@ -132,7 +131,7 @@ extension InitializerRegistry {
     /// Whether the automatic modules of ``shared`` are installed; every other registry starts
     /// `.installed`.
     var modules: AutomaticModules
-    var duplicateHandler: @Sendable (DuplicateRegistration) -> Void = DuplicateRegistration.warnOnce
+    var duplicateHandler: @Sendable (DuplicateRegistration) -> Void
     var rules = RuleTable()
     var instances = InstanceStore()
     var tracer: (@Sendable (ResolutionEvent) -> Void)?

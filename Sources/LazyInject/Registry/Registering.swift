@@ -117,13 +117,11 @@ extension InitializerRegistry {
   /// Unregistering there removes only what the layer holds: to hide a rule of the registry,
   /// register a replacement.
   internal var changeTargets: [InitializerRegistry] {
-    if let configuring = OverrideScope.configuring, configuring.root == ObjectIdentifier(self) {
+    if let configuring = OverrideScope.configuring, configuring.baseRegistry === self {
       return [configuring]
     }
-    guard let layer = OverrideScope.layers.last(where: { $0.base == ObjectIdentifier(self) }) else {
-      return [self]
-    }
-    return [layer.registry, layer.inForce]
+    let layer = OverrideScope.layers.last { $0.base == ObjectIdentifier(self) }
+    return layer.map { [$0.registry, $0.inForce] } ?? [self]
   }
 
   /// Adds a synchronous registration to `registrationTarget`: of `propertyType` for `container`

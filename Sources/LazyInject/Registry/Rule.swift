@@ -117,8 +117,8 @@ extension InitializerRegistry {
     /// `"UsersViewController.auditLog"`, or while the property is not yet known, `"one property
     /// of UsersViewController (auditLog or debugLog: told apart at its first read)"`.
     package func property(of owner: String) -> String {
-      if let propertyName { return "\(owner).\(propertyName)" }
-      // One candidate: its property is known, and its name missing (see `PropertyTarget`).
+      // One candidate: its property is known (`propertyName`, or its name is missing; see
+      // `PropertyTarget.names`).
       if propertyCandidates.count == 1 { return "\(owner).\(propertyCandidates[0])" }
       let candidates =
         propertyCandidates.isEmpty

@@ -1,4 +1,5 @@
-// Locks for the slots of `@Lazy`, a wait count, and a per-thread pointer.
+// Locks for the slots of `@Lazy`, a wait count, per-thread pointers, what the runtime reads of
+// Swift metadata, and the bookkeeping of debug-build checks.
 // Internal to LazyInject: the names start with an underscore and may change in any release.
 #ifndef LAZYINJECT_SHIMS_H
 #define LAZYINJECT_SHIMS_H
@@ -68,7 +69,9 @@ extern uintptr_t _lazyinject_in_flight_marker_storage;
 static inline uintptr_t _lazyinject_in_flight_marker(void) {
   return __atomic_load_n(&_lazyinject_in_flight_marker_storage, __ATOMIC_ACQUIRE);
 }
-void _lazyinject_set_in_flight_marker(uintptr_t marker);
+static inline void _lazyinject_set_in_flight_marker(uintptr_t marker) {
+  __atomic_store_n(&_lazyinject_in_flight_marker_storage, marker, __ATOMIC_RELEASE);
+}
 
 /// The class (metadata address) of `_LazyObjectBox`, the box of a class-typed value that carries
 /// its rule, or 0 before the first box is made. Written once, before any slot can hold a box;
@@ -78,7 +81,9 @@ extern uintptr_t _lazyinject_object_box_class_storage;
 static inline uintptr_t _lazyinject_object_box_class(void) {
   return __atomic_load_n(&_lazyinject_object_box_class_storage, __ATOMIC_RELAXED);
 }
-void _lazyinject_set_object_box_class(uintptr_t metadata);
+static inline void _lazyinject_set_object_box_class(uintptr_t metadata) {
+  __atomic_store_n(&_lazyinject_object_box_class_storage, metadata, __ATOMIC_RELAXED);
+}
 
 /// 1 once an override layer was created in this process, 2 while builds are recorded: until
 /// either, resolutions skip reading the task-local layers, which are necessarily empty (a read
@@ -87,16 +92,23 @@ extern int _lazyinject_overrides_used_storage;
 static inline int _lazyinject_overrides_used(void) {
   return __atomic_load_n(&_lazyinject_overrides_used_storage, __ATOMIC_ACQUIRE);
 }
-void _lazyinject_set_overrides_used(void);
-void _lazyinject_set_recording(int isOn);
+static inline void _lazyinject_set_overrides_used(void) {
+  __atomic_fetch_or(&_lazyinject_overrides_used_storage, 1, __ATOMIC_RELEASE);
+}
+static inline void _lazyinject_set_recording(int isOn) {
+  if (isOn) __atomic_fetch_or(&_lazyinject_overrides_used_storage, 2, __ATOMIC_RELEASE);
+  else __atomic_fetch_and(&_lazyinject_overrides_used_storage, ~2, __ATOMIC_RELEASE);
+}
 
 /// Threads waiting for a value another thread is building. A waiter counts itself, then looks
 /// at the slot under the slot's lock; a publisher writes the slot under that lock, then reads the
 /// count. The lock orders the two, so a publisher that reads 0 has published before the waiter
 /// looked, and the waiter sees the value.
-intptr_t _lazyinject_waiters_add(intptr_t delta);
+extern intptr_t _lazyinject_waiters_storage;
+static inline intptr_t _lazyinject_waiters_add(intptr_t delta) {
+  return __atomic_add_fetch(&_lazyinject_waiters_storage, delta, __ATOMIC_SEQ_CST);
+}
 static inline intptr_t _lazyinject_waiters(void) {
-  extern intptr_t _lazyinject_waiters_storage;
   return __atomic_load_n(&_lazyinject_waiters_storage, __ATOMIC_ACQUIRE);
 }
 
@@ -174,5 +186,36 @@ int _lazyinject_is_swift_class(const void *_Nonnull metadata);
 /// For `(any P).self`, the existential metatype `any P.Type`; NULL for any other type.
 /// Diagnostics use it to ask whether a registered type conforms to a requested protocol.
 const void *_Nullable _lazyinject_existential_metatype(const void *_Nonnull type);
+
+// Bookkeeping for LazyInject's debug-build checks and its first-read probe (Checks.c): first
+// reads and locks call these only in debug builds (`#if DEBUG`), so that release builds pay
+// nothing for them; the package's tests read the probe in any build.
+
+/// Records that the calling thread took (`isLocked` 1) or let go of (0) the slot lock of
+/// `object`: a bit per stripe, in a thread-local mask.
+void _lazyinject_checked_note_slot_lock(const void *_Nonnull object, int isLocked);
+
+/// Whether the calling thread holds the slot lock of `object`, as noted.
+int _lazyinject_checked_holds_slot_lock(const void *_Nonnull object);
+
+/// The stripes the calling thread holds, as noted: one bit per stripe.
+uint64_t _lazyinject_checked_held_slot_locks(void);
+
+/// Records that the calling thread took (`isLocked` 1) or let go of (0) the mutex at `mutex`
+/// (`Lock`).
+void _lazyinject_checked_note_mutex(const void *_Nonnull mutex, int isLocked);
+
+/// Whether the calling thread holds the mutex at `mutex`, as noted.
+int _lazyinject_checked_holds_mutex(const void *_Nonnull mutex);
+
+/// How many mutexes the calling thread holds, as noted.
+intptr_t _lazyinject_checked_held_mutexes(void);
+
+/// Records that a first read on the calling thread took `path` (a `FirstReadPath` raw value).
+void _lazyinject_probe_record(int path);
+
+/// The path of the calling thread's last first read, or -1 if it made none since the last reset
+/// (recording -1 forgets it).
+int _lazyinject_probe_last_path(void);
 
 #endif
