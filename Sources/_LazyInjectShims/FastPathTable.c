@@ -1,4 +1,4 @@
-#include "FastPathTable.h"
+#include "LazyInjectShims.h"
 
 #include <pthread.h>
 #include <stdlib.h>

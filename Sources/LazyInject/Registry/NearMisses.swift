@@ -9,20 +9,15 @@ extension InitializerRegistry {
   package static func nearMisses(for property: Any.Type, in registries: [InitializerRegistry])
     -> [Rule]
   {
-    registries.flatMap { $0.ownNearMisses(for: property) }
-      .sorted { $0.description < $1.description }
-  }
-
-  private func ownNearMisses(for property: Any.Type) -> [Rule] {
     let optional = optionalType(wrapping: property)
     // Every type conforms to `Any`, and every class to `AnyObject`: no registration is near.
     let metatype = (property == Any.self || property == AnyObject.self ? nil : property).flatMap {
       _lazyinject_existential_metatype(unsafeBitCast($0, to: UnsafeRawPointer.self))
     }.map { unsafeBitCast($0, to: Any.Type.self) }
-    return registrations.filter { registration in
+    return registries.flatMap(\.registrations).filter { registration in
       registration.propertyType == optional
         || metatype.map { isValue(registration.propertyType, of: $0) } == true
-    }.map(\.rule)
+    }.map(\.rule).sorted { $0.description < $1.description }
   }
 }
 
