@@ -1,5 +1,3 @@
-#include "Checks.h"
-
 #include "LazyInjectShims.h"
 
 _Static_assert(LAZYINJECT_STRIPE_COUNT <= 64, "a held stripe is a bit of a 64-bit mask");
@@ -41,5 +39,3 @@ intptr_t _lazyinject_checked_held_mutexes(void) { return held_mutex_count; }
 void _lazyinject_probe_record(int path) { last_path = path; }
 
 int _lazyinject_probe_last_path(void) { return last_path; }
-
-void _lazyinject_probe_reset(void) { last_path = -1; }

@@ -1,4 +1,4 @@
-#include "FastPathTable.h"
+#include "LazyInjectShims.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -35,7 +35,8 @@ static void *allocate(size_t bytes) {
 
 /// Puts `entry` in the first free slot of its probe sequence.
 static void place(_lazyinject_fast_table *table, _lazyinject_fast_entry *entry) {
-  uintptr_t index = _lazyinject_pair_hash(entry->property, entry->container) & table->mask;
+  uintptr_t index =
+      _lazyinject_hash_words((uintptr_t)entry->property, (uintptr_t)entry->container) & table->mask;
   while (table->slots[index] != 0) index = (index + 1) & table->mask;
   __atomic_store_n(&table->slots[index], entry, __ATOMIC_RELEASE);
   table->count += 1;

@@ -19,19 +19,6 @@ LAZYINJECT_TLS void *_lazyinject_current_frame_storage = 0;
 int _lazyinject_overrides_used_storage = 0;
 uintptr_t _lazyinject_object_box_class_storage = 0;
 
-void _lazyinject_set_object_box_class(uintptr_t metadata) {
-  __atomic_store_n(&_lazyinject_object_box_class_storage, metadata, __ATOMIC_RELAXED);
-}
-
-void _lazyinject_set_overrides_used(void) {
-  __atomic_fetch_or(&_lazyinject_overrides_used_storage, 1, __ATOMIC_RELEASE);
-}
-
-void _lazyinject_set_recording(int isOn) {
-  if (isOn) __atomic_fetch_or(&_lazyinject_overrides_used_storage, 2, __ATOMIC_RELEASE);
-  else __atomic_fetch_and(&_lazyinject_overrides_used_storage, ~2, __ATOMIC_RELEASE);
-}
-
 #if !defined(__APPLE__)
 void _lazyinject_lock_contended(_lazyinject_stripe *stripe) {
   for (unsigned spins = 0;; spins++) {
@@ -41,14 +28,6 @@ void _lazyinject_lock_contended(_lazyinject_stripe *stripe) {
   }
 }
 #endif
-
-void _lazyinject_set_in_flight_marker(uintptr_t marker) {
-  __atomic_store_n(&_lazyinject_in_flight_marker_storage, marker, __ATOMIC_RELEASE);
-}
-
-intptr_t _lazyinject_waiters_add(intptr_t delta) {
-  return __atomic_add_fetch(&_lazyinject_waiters_storage, delta, __ATOMIC_SEQ_CST);
-}
 
 const void *_lazyinject_thread_identity(void) { return &_lazyinject_current_frame_storage; }
 

@@ -115,7 +115,7 @@ import Testing
       let result = try #require(
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
           startWatchdog()
-          InitializerRegistry.mainActorWaitSeconds = 0  // The thread gives up at once.
+          InitializerRegistry.mainActorWait.withLock { $0 = 0 }  // The thread gives up at once.
           await MainActor.run {
             // The main thread waits for a thread that waits for the main actor to install the
             // modules: a hang, but for the bound.
@@ -139,7 +139,7 @@ import Testing
       let result = try #require(
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
           startWatchdog()
-          InitializerRegistry.mainActorWaitSeconds = 0
+          InitializerRegistry.mainActorWait.withLock { $0 = 0 }
           let (started, isStarted) = AsyncStream.makeStream(of: Void.self)
           Task { @MainActor in
             isStarted.yield()
@@ -197,7 +197,7 @@ import Testing
   /// waits for it to install the automatic modules: longer than the bound, which is 0 (a thread
   /// that waited at all would stop the process at once).
   @concurrent func enterWhileTheMainActorIsBusy(_ entry: AsyncEntry) async throws {
-    InitializerRegistry.mainActorWaitSeconds = 0
+    InitializerRegistry.mainActorWait.withLock { $0 = 0 }
     let (started, isStarted) = AsyncStream.makeStream(of: Void.self)
     let busy = Task { @MainActor in
       isStarted.yield()

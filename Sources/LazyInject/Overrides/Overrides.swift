@@ -131,8 +131,7 @@ internal final class OverrideStack: Sendable {
   func adding(_ reader: OverrideStack?) -> OverrideStack {
     guard let reader, reader !== self else { return self }
     if reader.layers.starts(with: layers, by: { $0.registry === $1.registry }) { return reader }
-    let own = Set(layers.map { ObjectIdentifier($0.registry) })
-    let added = reader.layers.filter { !own.contains(ObjectIdentifier($0.registry)) }
+    let added = reader.layers.filter { new in !layers.contains { $0.registry === new.registry } }
     return added.isEmpty ? self : OverrideStack(layers + added, isMerged: true)
   }
 
@@ -218,9 +217,8 @@ internal final class SharedBuild: Sendable {
 
   /// A use of `layer`.
   init(_ layer: InitializerRegistry) {
-    let used = Layer(
-      identifier: ObjectIdentifier(layer), depth: layer.overrideDepth, base: layer.root)
-    (self.layer, isMixed) = (used, false)
+    self.init()
+    self.layer = Layer(identifier: .init(layer), depth: layer.overrideDepth, base: layer.root)
   }
 
   /// Whether nothing was used.
@@ -272,8 +270,8 @@ internal enum OverrideScope {
     let depth = layers.count { $0.base == ObjectIdentifier(base) } + 1
     let layer = OverrideLayer(
       base: ObjectIdentifier(base),
-      registry: InitializerRegistry(overriding: base, depth: depth, isInForce: false),
-      inForce: InitializerRegistry(overriding: base, depth: depth, isInForce: true))
+      registry: InitializerRegistry(overriding: base, depth: depth),
+      inForce: InitializerRegistry(overriding: base, depth: depth, inForce: true))
     try $configuring.withValue(layer.registry) { try configure(layer.registry) }
     return OverrideStack(layers + [layer])
   }

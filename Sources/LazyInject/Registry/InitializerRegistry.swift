@@ -38,7 +38,7 @@ public final class InitializerRegistry: Sendable {
   ///
   /// Before its first use of any kind it installs the modules an app lists through
   /// ``AutomaticModuleInstallation``, if the app conforms to it; see there.
-  public static let shared = InitializerRegistry(installsAutomaticModules: true)
+  public static let shared = InitializerRegistry(modules: .pending)
 
   /// Everything that changes: rules, kept instances, settings (see `State`), behind the
   /// registry's lock.
@@ -69,18 +69,17 @@ public final class InitializerRegistry: Sendable {
   /// let manager = try registry.resolve(RequestManager.self, for: UsersViewController())
   /// manager.request("/users")
   /// ```
-  public convenience init() { self.init(installsAutomaticModules: false) }
+  public convenience init() { self.init(modules: .installed) }
 
-  private init(installsAutomaticModules: Bool) {
-    state = Protected(State(modules: installsAutomaticModules ? .pending : .installed))
-    (overrideDepth, isInForce, overridden) = (0, false, nil)
-  }
-
-  /// Creates a registry of an override layer `depth` layers above `base`: its own rules, or
-  /// those registered while it is in force.
-  internal init(overriding base: InitializerRegistry, depth: Int, isInForce: Bool) {
-    state = Protected(
-      State(modules: .installed, duplicateHandler: base.withState(\.duplicateHandler)))
+  /// Creates a registry whose automatic modules are `modules` (only ``shared`` has any to
+  /// install); for an override layer, `depth` layers above `base`, holding its own rules or
+  /// those registered while it is in force, with the handler of duplicates of `base`.
+  internal init(
+    modules: AutomaticModules = .installed, overriding base: InitializerRegistry? = nil,
+    depth: Int = 0, inForce isInForce: Bool = false
+  ) {
+    let handler = base?.withState(\.duplicateHandler) ?? DuplicateRegistration.warnOnce
+    state = Protected(State(modules: modules, duplicateHandler: handler))
     (overrideDepth, self.isInForce, overridden) = (depth, isInForce, base)
   }
 }
@@ -104,16 +103,16 @@ extension InitializerRegistry: CustomStringConvertible {
   /// Rules for one property come before the type's rules, as a resolution tries them.
   public var description: String {
     // Only references are copied under the lock; names are built and sorted after unlocking.
-    let rules = registrations.map(\.rule)
+    // Each rule's text is made once: sorting compares them many times.
+    let rules = registrations.map(\.rule).map { rule in
+      let text = "  \(rule.subject): \(rule.what)\(rule.details)"
+      let container = rule.containerTypeName ?? ""
+      return (rule.propertyTypeName, rule.isPropertyRule ? 0 : 1, container, text)
+    }.sorted { ($0.0, $0.1, $0.2, $0.3) < ($1.0, $1.1, $1.2, $1.3) }
     var lines = ["InitializerRegistry, \(rules.count) registration\(rules.count == 1 ? "" : "s")"]
-    let byProperty = Dictionary(grouping: rules, by: \.propertyTypeName)
-    for property in byProperty.keys.sorted() {
-      lines.append(property)
-      // Each rule's text is made once: sorting compares them many times.
-      let sorted = byProperty[property]!.map { rule in
-        (rule.isPropertyRule ? 0 : 1, rule.containerTypeName ?? "", rule.subject, rule)
-      }.sorted { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
-      lines += sorted.map { _, _, subject, rule in "  \(subject): \(rule.what)\(rule.details)" }
+    for (index, rule) in rules.enumerated() {
+      if index == 0 || rules[index - 1].0 != rule.0 { lines.append(rule.0) }
+      lines.append(rule.3)
     }
     return lines.joined(separator: "\n")
   }
@@ -132,7 +131,7 @@ extension InitializerRegistry {
     /// Whether the automatic modules of ``shared`` are installed; every other registry starts
     /// `.installed`.
     var modules: AutomaticModules
-    var duplicateHandler: @Sendable (DuplicateRegistration) -> Void = DuplicateRegistration.warnOnce
+    var duplicateHandler: @Sendable (DuplicateRegistration) -> Void
     var rules = RuleTable()
     var instances = InstanceStore()
     var tracer: (@Sendable (ResolutionEvent) -> Void)?
@@ -208,11 +207,10 @@ extension InitializerRegistry {
         state.value.modules = .awaitingMainActor
         DispatchQueue.main.async { InitializerRegistry.shared.withState { _ in } }
       case .awaitingMainActor:
+        let seconds = Self.mainActorWait.withLock { $0 }
         let now = DispatchTime.now().uptimeNanoseconds
-        let end = deadline ?? now + UInt64(Self.mainActorWaitSeconds) * 1_000_000_000
-        guard now < end else {
-          fatalError(Self.mainActorDidNotRun(seconds: Self.mainActorWaitSeconds))
-        }
+        let end = deadline ?? now + UInt64(seconds) * 1_000_000_000
+        guard now < end else { fatalError(Self.mainActorDidNotRun(seconds: seconds)) }
         deadline = end
         state.lock.wait(seconds: Int((end - now + 999_999_999) / 1_000_000_000))
       }
@@ -237,13 +235,11 @@ extension InitializerRegistry {
   /// this registry (``shared``), on the main actor: called by `withState` with no lock held, once
   /// this thread claimed the installation.
   private func installAutomaticModules() {
-    if let installation = (InitializerRegistry.self as Any) as? any AutomaticModuleInstallation.Type
-    {
-      // Into the registry itself, even when first touched inside an override scope.
-      OverrideScope.$configuring.withValue(nil) {
-        OverrideScope.$current.withValue(nil) {
-          install(try! onMainActorAnywhere { $0.automaticModules }(installation))
-        }
+    let installation = (InitializerRegistry.self as Any) as? any AutomaticModuleInstallation.Type
+    // Into the registry itself, even when first touched inside an override scope.
+    OverrideScope.$configuring.withValue(nil) {
+      OverrideScope.$current.withValue(nil) {
+        install(installation.map { try! onMainActorAnywhere { $0.automaticModules }($0) } ?? [])
       }
     }
     state.lock.withLock {
@@ -269,18 +265,11 @@ extension InitializerRegistry {
     """
   }
 
-  /// How long a thread waits for the main actor to install the automatic modules before it stops
-  /// the program: 10 s unless set.
-  private static let mainActorWait = Protected(10)
-
   /// The seconds a thread waits for the main actor to install the automatic modules before it
-  /// stops the program with the fix (0: it stops at once).
+  /// stops the program with the fix: 10 unless set (0: it stops at once; not negative).
   ///
-  /// For the package's tests.
-  package static var mainActorWaitSeconds: Int {
-    get { mainActorWait.withLock { $0 } }
-    set { mainActorWait.withLock { $0 = max(0, newValue) } }
-  }
+  /// For the package's tests: `InitializerRegistry.mainActorWait.withLock { $0 = 0 }`.
+  package static let mainActorWait = Protected(10)
 
   /// Whether something waits for the main actor to install the modules of ``shared``.
   ///

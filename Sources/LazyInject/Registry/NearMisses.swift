@@ -9,21 +9,15 @@ extension InitializerRegistry {
   package static func nearMisses(for property: Any.Type, in registries: [InitializerRegistry])
     -> [Rule]
   {
-    registries.flatMap { $0.ownNearMisses(for: property) }
-      .sorted { $0.description < $1.description }
-  }
-
-  private func ownNearMisses(for property: Any.Type) -> [Rule] {
-    var types = [optionalType(wrapping: property)]
+    let optional = optionalType(wrapping: property)
     // Every type conforms to `Any`, and every class to `AnyObject`: no registration is near.
-    if property != Any.self, property != AnyObject.self,
-      let metatype = _lazyinject_existential_metatype(
-        unsafeBitCast(property, to: UnsafeRawPointer.self))
-    {
-      let existentialMetatype = unsafeBitCast(metatype, to: Any.Type.self)
-      types += withState { $0.rules.propertyTypes }.filter { isValue($0, of: existentialMetatype) }
-    }
-    return withState { state in types.flatMap { state.rules.registrations(for: $0) } }.map(\.rule)
+    let metatype = (property == Any.self || property == AnyObject.self ? nil : property).flatMap {
+      _lazyinject_existential_metatype(unsafeBitCast($0, to: UnsafeRawPointer.self))
+    }.map { unsafeBitCast($0, to: Any.Type.self) }
+    return registries.flatMap(\.registrations).filter { registration in
+      registration.propertyType == optional
+        || metatype.map { isValue(registration.propertyType, of: $0) } == true
+    }.map(\.rule).sorted { $0.description < $1.description }
   }
 }
 

@@ -102,9 +102,6 @@ internal struct RuleTable {
     rules[ObjectIdentifier(property)].map { Array($0.values) } ?? []
   }
 
-  /// The property types with a registration (a property rule included), in no particular order.
-  var propertyTypes: [Any.Type] { rules.values.compactMap { $0.values.first?.propertyType } }
-
   /// Every registration, property rules included, in no particular order.
   var allRegistrations: [AnyRegistration] { rules.values.flatMap(\.values) }
 }

@@ -65,9 +65,8 @@ package final class PropertyTarget: @unchecked Sendable {
     let known = Self.offsets.withLock {
       $0[keyPath].flatMap { $0[ObjectIdentifier(rootClass)] ?? $0.values.first }
     }
-    if let known { return known }
-    let fields = candidates
-    return fields.count == 1 ? fields[0].offset : nil
+    let fields = known == nil ? candidates : []
+    return known ?? (fields.count == 1 ? fields[0].offset : nil)
   }
 
   /// `"auditLog"`: the property's name, once its offset is known without an object (nil before

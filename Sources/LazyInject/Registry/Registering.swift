@@ -88,15 +88,14 @@ extension InitializerRegistry {
   public func removeAll() { unregisterAll() }
 
   /// Applies `body` to the rules of every registry in `changeTargets`, and drops what the
-  /// registrations it removes kept; all of it is released after unlocking (a singleton's deinit
-  /// may resolve).
+  /// registrations it removes kept; all of it is returned from the lock, so released after
+  /// unlocking (a singleton's deinit may resolve).
   internal func change(_ body: (inout RuleTable) -> [AnyRegistration]) {
     for target in changeTargets {
-      let removed = target.withStateChange { state in
+      _ = target.withStateChange { state in
         let registrations = body(&state.rules)
         return (registrations, registrations.map { state.instances.drop($0) })
       }
-      withExtendedLifetime(removed) {}
     }
   }
 
@@ -118,13 +117,11 @@ extension InitializerRegistry {
   /// Unregistering there removes only what the layer holds: to hide a rule of the registry,
   /// register a replacement.
   internal var changeTargets: [InitializerRegistry] {
-    if let configuring = OverrideScope.configuring, configuring.root == ObjectIdentifier(self) {
+    if let configuring = OverrideScope.configuring, configuring.baseRegistry === self {
       return [configuring]
     }
-    guard let layer = OverrideScope.layers.last(where: { $0.base == ObjectIdentifier(self) }) else {
-      return [self]
-    }
-    return [layer.registry, layer.inForce]
+    let layer = OverrideScope.layers.last { $0.base == ObjectIdentifier(self) }
+    return layer.map { [$0.registry, $0.inForce] } ?? [self]
   }
 
   /// Adds a synchronous registration to `registrationTarget`: of `propertyType` for `container`
@@ -154,11 +151,11 @@ extension InitializerRegistry {
         propertyType: propertyType, containerType: property?.rootClass ?? container, scope: scope,
         fileID: fileID, line: line, isMainActor: isMainActor, isAsync: isAsync,
         moduleName: module?.name, property: property, forwardTarget: forwardTarget, in: target))
-    let (replaced, handler, dropped) = target.withStateChange { state in
+    // What the replaced registration kept is returned from the lock: released after unlocking.
+    let (replaced, handler, _) = target.withStateChange { state in
       let replaced = state.rules.insert(registration)
       return (replaced, state.duplicateHandler, replaced.map { state.instances.drop($0) })
     }
-    withExtendedLifetime(dropped) {}
     if let replaced, module?.isConditional != true {
       handler(DuplicateRegistration(replaced: replaced.rule, replacement: registration.rule))
     }

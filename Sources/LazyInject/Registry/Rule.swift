@@ -99,11 +99,10 @@ extension InitializerRegistry {
     /// `"Logger for UsersViewController.auditLog, singleton scope (Loggers.swift:4)"` or
     /// `"any Tracking root default, forwarded to SharedAnalytics (Analytics.swift:9)"`.
     public var description: String {
-      guard !isDefaultInitializer else {
-        return "\(propertyTypeName).init() (DefaultInitializable)"
-      }
       let layer = overrideDepth == 0 ? "" : ", \(layerName)"
-      return "\(propertyTypeName) \(subject), \(what)\(layer)\(details)"
+      return isDefaultInitializer
+        ? "\(propertyTypeName).init() (DefaultInitializable)"
+        : "\(propertyTypeName) \(subject), \(what)\(layer)\(details)"
     }
 
     /// What the rule serves: `"in UsersViewController"`, `"root default"`, or
@@ -118,8 +117,8 @@ extension InitializerRegistry {
     /// `"UsersViewController.auditLog"`, or while the property is not yet known, `"one property
     /// of UsersViewController (auditLog or debugLog: told apart at its first read)"`.
     package func property(of owner: String) -> String {
-      if let propertyName { return "\(owner).\(propertyName)" }
-      // One candidate: its property is known, and its name missing (see `PropertyTarget`).
+      // One candidate: its property is known (`propertyName`, or its name is missing; see
+      // `PropertyTarget.names`).
       if propertyCandidates.count == 1 { return "\(owner).\(propertyCandidates[0])" }
       let candidates =
         propertyCandidates.isEmpty

@@ -131,8 +131,7 @@ internal struct InstanceStore {
 
   /// The instance kept for `registration`, if any and still alive.
   func instance(of registration: AnyRegistration) -> Any? {
-    guard let kept = kept[ObjectIdentifier(registration)] else { return nil }
-    return registration.policy == .weak ? kept.weakObject : kept.value
+    kept[ObjectIdentifier(registration)].flatMap { $0.value ?? $0.weakObject }
   }
 
   /// The object kept strongly for `registration`, if its value is one.
@@ -232,11 +231,9 @@ internal struct InstanceStore {
   /// returns whether the build's scope was reset meanwhile (at its end).
   @discardableResult
   mutating func setBuilder(_ thread: UnsafeRawPointer?, of registration: AnyRegistration) -> Bool {
-    let key = ObjectIdentifier(registration)
-    guard let thread else {
-      return builds.removeValue(forKey: key)?.generation != generation(of: registration.scope)
-    }
-    builds[key] = (thread, registration.scope, generation(of: registration.scope), [])
+    guard let thread else { return endAsyncBuild(of: registration).wasReset }
+    let scope = registration.scope
+    builds[ObjectIdentifier(registration)] = (thread, scope, generation(of: scope), [])
     return false
   }
 
@@ -244,16 +241,14 @@ internal struct InstanceStore {
   /// true; or, if another task does, returns false, and `waiter` is resumed when that build ends.
   mutating func claimAsyncBuild(of registration: AnyRegistration, orWait waiter: Waiter) -> Bool {
     let key = ObjectIdentifier(registration)
-    guard builds[key] == nil else {
-      builds[key]?.waiters.append(waiter)
-      return false
-    }
+    builds[key]?.waiters.append(waiter)
+    guard builds[key] == nil else { return false }
     builds[key] = (nil, registration.scope, generation(of: registration.scope), [])
     return true
   }
 
-  /// Ends the async build of `registration`: whether its scope was reset meanwhile, and the
-  /// tasks to resume (after unlocking).
+  /// Ends the build of `registration` (synchronous or async): whether its scope was reset
+  /// meanwhile, and the tasks to resume (after unlocking).
   mutating func endAsyncBuild(of registration: AnyRegistration) -> (wasReset: Bool, [Waiter]) {
     let build = builds.removeValue(forKey: ObjectIdentifier(registration))
     return (build?.generation != generation(of: registration.scope), build?.waiters ?? [])

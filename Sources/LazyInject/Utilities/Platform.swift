@@ -114,12 +114,12 @@ final class Lock: Sendable {
 ///
 /// `@unchecked Sendable`: `lock` guards the value; every access goes through `value`, which
 /// checks in debug builds that the calling thread holds it.
-final class Protected<Value>: @unchecked Sendable {
+package final class Protected<Value>: @unchecked Sendable {
   let lock = Lock()
   // The lock makes Swift's dynamic exclusivity checks redundant.
   @exclusivity(unchecked) private var stored: Value
 
-  init(_ value: Value) { stored = value }
+  package init(_ value: Value) { stored = value }
 
   /// The value; read and write it only with `lock` held.
   var value: Value {
@@ -133,7 +133,7 @@ final class Protected<Value>: @unchecked Sendable {
     }
   }
 
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+  package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     try lock.withLock { try body(&value) }
   }
 }

@@ -91,9 +91,8 @@ package struct LazyField {
   /// The name of the property at `offset` in objects of `containerClass`, or a phrase that says
   /// why it is unknown.
   package static func name(at offset: Int, in containerClass: AnyClass) -> String {
-    guard let field = try? fields(of: containerClass).first(where: { $0.offset == offset })
-    else { return "(a property whose name is missing: no reflection metadata)" }
-    return field.displayName
+    let field = try? fields(of: containerClass).first { $0.offset == offset }
+    return field?.displayName ?? "(a property whose name is missing: no reflection metadata)"
   }
 
   /// The fields of each class asked, which never change: classes are never unloaded.

@@ -1,4 +1,5 @@
-// Locks for the slots of `@Lazy`, a wait count, and a per-thread pointer.
+// Locks for the slots of `@Lazy`, a wait count, per-thread pointers, what the runtime reads of
+// Swift metadata, the fast path's table, and the bookkeeping of debug-build checks.
 // Internal to LazyInject: the names start with an underscore and may change in any release.
 #ifndef LAZYINJECT_SHIMS_H
 #define LAZYINJECT_SHIMS_H
@@ -50,8 +51,8 @@ static inline void _lazyinject_unlock(const void *_Nonnull object) {
   _lazyinject_stripe_unlock(_lazyinject_stripe_for(object));
 }
 
-/// The hash of a (property type, container class) pair, by their metadata addresses: the
-/// fast path's table probes by its low bits. Mixed in 64 bits whatever the
+/// The hash of a (property type, container class) pair, by their metadata addresses (cast to
+/// integers): the fast path's table probes by its low bits. Mixed in 64 bits whatever the
 /// word size (on watchOS's arm64_32, shifting a word by 32 would be undefined behaviour), and
 /// folded so that the low bits depend on every bit of both: metadata addresses are aligned and
 /// evenly spaced, and a plain multiplicative hash left most buckets of a table empty
@@ -59,10 +60,6 @@ static inline void _lazyinject_unlock(const void *_Nonnull object) {
 static inline uint64_t _lazyinject_hash_words(uint64_t property, uint64_t container) {
   uint64_t mixed = (property ^ container * 0xC2B2AE3D27D4EB4Full) * 0x9E3779B97F4A7C15ull;
   return mixed ^ (mixed >> 32);
-}
-static inline uintptr_t _lazyinject_pair_hash(const void *_Nonnull property,
-                                              const void *_Nonnull container) {
-  return (uintptr_t)_lazyinject_hash_words((uintptr_t)property, (uintptr_t)container);
 }
 
 /// The address of the object that marks a slot as being resolved, or 0 before the first
@@ -72,7 +69,9 @@ extern uintptr_t _lazyinject_in_flight_marker_storage;
 static inline uintptr_t _lazyinject_in_flight_marker(void) {
   return __atomic_load_n(&_lazyinject_in_flight_marker_storage, __ATOMIC_ACQUIRE);
 }
-void _lazyinject_set_in_flight_marker(uintptr_t marker);
+static inline void _lazyinject_set_in_flight_marker(uintptr_t marker) {
+  __atomic_store_n(&_lazyinject_in_flight_marker_storage, marker, __ATOMIC_RELEASE);
+}
 
 /// The class (metadata address) of `_LazyObjectBox`, the box of a class-typed value that carries
 /// its rule, or 0 before the first box is made. Written once, before any slot can hold a box;
@@ -82,7 +81,9 @@ extern uintptr_t _lazyinject_object_box_class_storage;
 static inline uintptr_t _lazyinject_object_box_class(void) {
   return __atomic_load_n(&_lazyinject_object_box_class_storage, __ATOMIC_RELAXED);
 }
-void _lazyinject_set_object_box_class(uintptr_t metadata);
+static inline void _lazyinject_set_object_box_class(uintptr_t metadata) {
+  __atomic_store_n(&_lazyinject_object_box_class_storage, metadata, __ATOMIC_RELAXED);
+}
 
 /// 1 once an override layer was created in this process, 2 while builds are recorded: until
 /// either, resolutions skip reading the task-local layers, which are necessarily empty (a read
@@ -91,16 +92,23 @@ extern int _lazyinject_overrides_used_storage;
 static inline int _lazyinject_overrides_used(void) {
   return __atomic_load_n(&_lazyinject_overrides_used_storage, __ATOMIC_ACQUIRE);
 }
-void _lazyinject_set_overrides_used(void);
-void _lazyinject_set_recording(int isOn);
+static inline void _lazyinject_set_overrides_used(void) {
+  __atomic_fetch_or(&_lazyinject_overrides_used_storage, 1, __ATOMIC_RELEASE);
+}
+static inline void _lazyinject_set_recording(int isOn) {
+  if (isOn) __atomic_fetch_or(&_lazyinject_overrides_used_storage, 2, __ATOMIC_RELEASE);
+  else __atomic_fetch_and(&_lazyinject_overrides_used_storage, ~2, __ATOMIC_RELEASE);
+}
 
 /// Threads waiting for a value another thread is building. A waiter counts itself, then looks
 /// at the slot under the slot's lock; a publisher writes the slot under that lock, then reads the
 /// count. The lock orders the two, so a publisher that reads 0 has published before the waiter
 /// looked, and the waiter sees the value.
-intptr_t _lazyinject_waiters_add(intptr_t delta);
+extern intptr_t _lazyinject_waiters_storage;
+static inline intptr_t _lazyinject_waiters_add(intptr_t delta) {
+  return __atomic_add_fetch(&_lazyinject_waiters_storage, delta, __ATOMIC_SEQ_CST);
+}
 static inline intptr_t _lazyinject_waiters(void) {
-  extern intptr_t _lazyinject_waiters_storage;
   return __atomic_load_n(&_lazyinject_waiters_storage, __ATOMIC_ACQUIRE);
 }
 
@@ -178,5 +186,125 @@ int _lazyinject_is_swift_class(const void *_Nonnull metadata);
 /// For `(any P).self`, the existential metatype `any P.Type`; NULL for any other type.
 /// Diagnostics use it to ask whether a registered type conforms to a requested protocol.
 const void *_Nullable _lazyinject_existential_metatype(const void *_Nonnull type);
+
+// The fast path's table: what the first read of a `@Lazy` property needs, found without the
+// registry's lock (see `FastPath.swift`; FastPathTable.c).
+
+/// The entry kinds.
+enum {
+  /// `payload` is the handle of the object a `.singleton` or custom-scope registration keeps.
+  LAZYINJECT_FAST_KEPT_HANDLE = 1,
+  /// `payload` is a `.unique` registration.
+  LAZYINJECT_FAST_BUILD = 2,
+};
+
+/// How many references to an object an entry takes at once for the readers of one slot lock.
+#define LAZYINJECT_FAST_CREDIT_BATCH 64
+
+/// What the shared registry's fast path is for one (property type, container class) pair.
+/// Immutable once published, but for the credits.
+typedef struct {
+  const void *_Nonnull property;
+  const void *_Nonnull container;
+  /// Unretained: kept alive by the registry for as long as the entry is published (see
+  /// `FastPath.swift`).
+  void *_Nonnull payload;
+  /// For a kept handle, the object it holds (the handle is not emptied while the entry exists).
+  void *_Nullable object;
+  uint32_t kind;
+  /// `FastPath.observed` (1), `FastPath.mainActor` (2).
+  uint32_t flags;
+  /// References to `payload`, then to `object`, that the entry holds for the readers of each slot
+  /// lock: a first read takes one under its slot lock with no atomic operation, and the entry
+  /// returns what is left when the table is emptied (`_lazyinject_fast_clear`).
+  uint8_t credits[2][LAZYINJECT_STRIPE_COUNT];
+} _lazyinject_fast_entry;
+
+extern void *_Nonnull swift_retain_n(void *_Nonnull object, uint32_t count);
+
+/// One reference to `object` (credit pool `pool`: 0 for the payload, 1 for the object) for a first
+/// read of `container`, whose slot lock the caller holds: taken from the entry's credits for that
+/// lock, which get a new batch (one atomic retain) when spent.
+static inline void _lazyinject_fast_take(_lazyinject_fast_entry *_Nonnull entry, int pool,
+                                         const void *_Nonnull container, void *_Nonnull object) {
+  uint8_t *credit = &entry->credits[pool][_lazyinject_stripe_for(container) - _lazyinject_stripes];
+  if (*credit == 0) {
+    swift_retain_n(object, LAZYINJECT_FAST_CREDIT_BATCH);
+    *credit = LAZYINJECT_FAST_CREDIT_BATCH;
+  }
+  *credit -= 1;
+}
+
+/// Open addressing over pointers to entries; `mask + 1` slots, a power of two.
+typedef struct {
+  uintptr_t mask;
+  uintptr_t count;
+  _lazyinject_fast_entry *_Nullable slots[];
+} _lazyinject_fast_table;
+
+extern _lazyinject_fast_table *_Nullable _lazyinject_fast_storage;
+
+/// The entry for `property` in `container`, or NULL.
+///
+/// Call with a slot lock held (any stripe), and read the entry before unlocking: what a cleared
+/// table named may be freed as soon as every stripe was unlocked once.
+static inline _lazyinject_fast_entry *_Nullable _lazyinject_fast_find(
+    const void *_Nonnull property, const void *_Nonnull container) {
+  _lazyinject_fast_table *table = __atomic_load_n(&_lazyinject_fast_storage, __ATOMIC_ACQUIRE);
+  if (table == 0) return 0;
+  uintptr_t index = _lazyinject_hash_words((uintptr_t)property, (uintptr_t)container) & table->mask;
+  for (;; index = (index + 1) & table->mask) {
+    _lazyinject_fast_entry *entry = __atomic_load_n(&table->slots[index], __ATOMIC_ACQUIRE);
+    if (entry == 0 || (entry->property == property && entry->container == container)) return entry;
+  }
+}
+
+/// Adds an entry, unless the pair has one. Call with the shared registry's lock held and no slot
+/// lock.
+void _lazyinject_fast_insert(const void *_Nonnull property, const void *_Nonnull container,
+                             void *_Nonnull payload, void *_Nullable object, uint32_t kind,
+                             uint32_t flags);
+
+/// Empties the table, and returns once no thread can still read what it held, with the references
+/// its entries held for readers released. Call with no slot lock held.
+void _lazyinject_fast_clear(void);
+
+/// Takes every slot lock, in order, to change what slots of any object read (a reset empties
+/// handles): a thread that holds one slot lock never takes another, so this cannot deadlock.
+void _lazyinject_lock_every_stripe(void);
+
+/// Lets go of every slot lock that `_lazyinject_lock_every_stripe` took.
+void _lazyinject_unlock_every_stripe(void);
+
+// Bookkeeping for LazyInject's debug-build checks and its first-read probe (Checks.c): first
+// reads and locks call these only in debug builds (`#if DEBUG`), so that release builds pay
+// nothing for them; the package's tests read the probe in any build.
+
+/// Records that the calling thread took (`isLocked` 1) or let go of (0) the slot lock of
+/// `object`: a bit per stripe, in a thread-local mask.
+void _lazyinject_checked_note_slot_lock(const void *_Nonnull object, int isLocked);
+
+/// Whether the calling thread holds the slot lock of `object`, as noted.
+int _lazyinject_checked_holds_slot_lock(const void *_Nonnull object);
+
+/// The stripes the calling thread holds, as noted: one bit per stripe.
+uint64_t _lazyinject_checked_held_slot_locks(void);
+
+/// Records that the calling thread took (`isLocked` 1) or let go of (0) the mutex at `mutex`
+/// (`Lock`).
+void _lazyinject_checked_note_mutex(const void *_Nonnull mutex, int isLocked);
+
+/// Whether the calling thread holds the mutex at `mutex`, as noted.
+int _lazyinject_checked_holds_mutex(const void *_Nonnull mutex);
+
+/// How many mutexes the calling thread holds, as noted.
+intptr_t _lazyinject_checked_held_mutexes(void);
+
+/// Records that a first read on the calling thread took `path` (a `FirstReadPath` raw value).
+void _lazyinject_probe_record(int path);
+
+/// The path of the calling thread's last first read, or -1 if it made none since the last reset
+/// (recording -1 forgets it).
+int _lazyinject_probe_last_path(void);
 
 #endif

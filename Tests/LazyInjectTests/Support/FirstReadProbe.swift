@@ -23,7 +23,7 @@ enum FirstReadProbe {
   static var lastPath: FirstReadPath? { FirstReadPath(rawValue: _lazyinject_probe_last_path()) }
 
   /// Forgets the calling thread's last path.
-  static func reset() { _lazyinject_probe_reset() }
+  static func reset() { _lazyinject_probe_record(-1) }
 
   /// What the fast path's table holds for `property` in containers of class `containerClass`.
   static func fastPathEntry(for property: Any.Type, in containerClass: AnyClass) -> FastPathEntry? {
