@@ -148,7 +148,7 @@ internal final class OverrideStack: Sendable {
 /// The override layers an object keeps, in each unresolved property, for its first reads: those
 /// in force when it was made, and, for an object made while a shared instance was being built,
 /// that build, whose keeper then decides its layers.
-@usableFromInline internal final class CreationLayers: Sendable {
+internal final class CreationLayers: Sendable {
   let stack: OverrideStack?
   let build: SharedBuild?
 

@@ -44,6 +44,12 @@ extension InitializerRegistry {
   /// handler of the registry they override.
   public var duplicateRegistrationHandler: @Sendable (DuplicateRegistration) -> Void {
     get { withState { $0.duplicateHandler } }
-    set { withState { $0.duplicateHandler = newValue } }
+    // The old handler, and what it captured, is released after unlocking.
+    set {
+      _ = withState { state in
+        defer { state.duplicateHandler = newValue }
+        return state.duplicateHandler
+      }
+    }
   }
 }

@@ -159,7 +159,7 @@ extension InitializerRegistry {
   }
 
   /// What serves a property of a container class under the registries searched.
-  @usableFromInline package struct Decision {
+  package struct Decision {
     package enum Source {
       /// A registration: a type rule, a rule for this property, or a forward.
       case registration(AnyRegistration)

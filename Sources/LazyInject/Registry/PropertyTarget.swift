@@ -29,7 +29,7 @@ package final class PropertyTarget: @unchecked Sendable {
 
   /// The property that `path`, rooted at `root`, leads to, applied by `project`.
   ///
-  /// The wrapper makes one from a key path to its projection (`PropertyRules.swift`): this
+  /// The wrapper makes one from a key path to its projection (`LazyProjection.swift`): this
   /// folder names no wrapper type.
   init(_ root: AnyClass, _ path: AnyKeyPath, _ storage: Any.Type, _ project: @escaping Project) {
     (rootClass, keyPath, storageType, self.project) = (root, path, storage, project)

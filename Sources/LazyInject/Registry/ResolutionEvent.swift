@@ -42,7 +42,13 @@ extension InitializerRegistry {
   /// layer are reported by the registry that was asked.
   public var tracer: (@Sendable (ResolutionEvent) -> Void)? {
     get { withState { $0.tracer } }
-    // Express first reads are not traced: changing the tracer empties the express table.
-    set { withStateChange { $0.tracer = newValue } }
+    // Fast path reads are not traced: changing the tracer empties the fast path's table. The old
+    // tracer, and what it captured, is released after unlocking.
+    set {
+      _ = withStateChange { state in
+        defer { state.tracer = newValue }
+        return state.tracer
+      }
+    }
   }
 }

@@ -164,8 +164,8 @@ extension InitializerRegistry {
 /// `@unchecked Sendable`: every stored property is a `let` of a `Sendable` type; the class is not
 /// final only so that `Registration<Property>` can add its typed initializer.
 @usableFromInline package class AnyRegistration: @unchecked Sendable {
-  /// What the rule says; also kept by a pin (see `RuleTable`) and by values' boxes, which outlive
-  /// the registration without keeping its initializer or instance.
+  /// What the rule says; also kept as a pair's first rule (see `RuleTable.firstRules`) and by
+  /// values' boxes, which outlive the registration without keeping its initializer or instance.
   package let source: RuleSource
 
   /// What the scope keeps, read without copying the scope (a custom scope's name).

@@ -40,4 +40,31 @@ struct TracingTests {
     _ = try registry.resolve(Leaf.self, for: Screen())
     #expect(count.value == 1)
   }
+
+  /// Before the old tracer was released after unlocking, this deinit's read of the registry
+  /// waited for the lock its own thread held.
+  @Test(.timeLimit(.minutes(1)))
+  func replacedTracerAndDuplicateHandlerAreReleasedWithNoLockHeld() {
+    final class Captured: Sendable {
+      let registry: InitializerRegistry
+      let released: Counter
+      init(_ registry: InitializerRegistry, _ released: Counter) {
+        (self.registry, self.released) = (registry, released)
+      }
+      deinit {
+        _ = registry.description  // Takes the registry's lock.
+        released.increment()
+      }
+    }
+    let (registry, released) = (InitializerRegistry(), Counter())
+    do {
+      let tracing = Captured(registry, released)
+      let handling = Captured(registry, released)
+      registry.tracer = { _ in _ = tracing }
+      registry.duplicateRegistrationHandler = { _ in _ = handling }
+    }
+    registry.tracer = nil
+    registry.duplicateRegistrationHandler = { _ in }
+    #expect(released.value == 2)
+  }
 }
