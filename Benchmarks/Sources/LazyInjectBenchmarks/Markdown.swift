@@ -75,6 +75,22 @@ extension Results {
       hot ≤ 1.25× (on the worse of a `let` and a `var` field), cold at any depth ≤ 2.5× and
       singleton ≤ 2.5×.
 
+      ### Scopes, recording and discarded models: costs, no targets
+
+      What a session-scoped property and recording cost, and what a discarded model saves. The
+      first three rows are measured as the targets are, with no goal: each alternates with its
+      own control only, in \(costs.rounds) rounds of about \(costs.sampleNanoseconds / 1_000_000) ms
+      within one process, and a process's ratio is that of the medians, in
+      \(costs.processes.count) child processes of their own. The last two change the state they
+      measure: each is timed once per round in the benchmark's own process, the median of the
+      rounds. `--only costs` runs them alone.
+
+      - Hot, session scope: a `@Lazy` property whose rule has a custom scope (`.custom("session")`), read N times after its first read, against the hot target's `lazy var` control.
+      - Cold first read, recording / not recording: the cold target's loop while `InitializerRegistry.startRecording()` records, against the same loop unrecorded; recording restarts before each sample and stops after it, untimed.
+      - Model with 5 dependencies, made and discarded: a model with five `@Lazy` dependencies (`.unique` rules building small classes) made by a factory and released unread, against the same model resolving them in `init` with `resolve(_:for:)`, as eager injection does.
+      - Reset of a scope that 10,000 objects hold: `InitializerRegistry.shared.reset(.session)` while 10,000 objects' `@Lazy` properties hold the session (each read once since the last reset), per reset and per holder, then the next first read of one of them.
+      - A timeline of 10,000 recorded builds: `stopRecording()`, then the timeline's `traceEventJSON`, after 10,000 recorded cold first reads, per build.
+
       ### The other measures
 
       Each of the other tables runs its systems interleaved: every round times each system once,
@@ -102,6 +118,9 @@ extension Results {
       }
     }
     md += "\n" + targets.markdown
+    md += "\n" + costs.markdown
+    md += "\n" + scopeReset.markdown
+    md += "\n" + timelineExport.markdown
     for measurement in [hot, hotMutable, cold, singleton] {
       md += "\n" + table(measurement)
     }
@@ -323,4 +342,81 @@ extension Results {
     lock was taken once, so no reader can still hold what it named.
 
     """
+}
+
+extension CostRuns {
+  /// The section of BENCHMARKS.md: every process's ratio for every row, and what recording adds.
+  var markdown: String {
+    let numbers = processes.indices.map { "Process \($0 + 1)" }
+    var md = """
+      ### Costs of scopes, recording and discarded models, in every process
+
+      Each cell is a process's ratio of medians, the row's time over its control's, with both
+      times per operation. These rows have no goal: the hot target's ≤ 1.00× is not the session
+      row's, whose read goes through the handle a reset of its scope empties.
+
+      | Row | \(numbers.joined(separator: " | ")) |
+      | --- |\(numbers.map { _ in " --- |" }.joined())
+
+      """
+    for row in CostRow.allCases {
+      let cells = figures(row).map { figure in
+        figure.map {
+          "\(format(targetRatio: $0.ratio)) (\(format(ns: $0.lazyNanoseconds)) /"
+            + " \(format(ns: $0.controlNanoseconds)))"
+        } ?? "none"
+      }
+      md += "| \(row.label) | \(cells.joined(separator: " | ")) |\n"
+    }
+    let added = recordingNanosecondsPerBuild.map { format(ns: $0) }
+    if !added.isEmpty {
+      md +=
+        "\nRecording adds \(added.joined(separator: ", ")) per build, by process: the recorded"
+        + " first read's time less the unrecorded one's. While recording, first reads take the"
+        + " general path, which records them.\n"
+    }
+    for failure in failures { md += "\n- \(failure)" }
+    return failures.isEmpty ? md : md + "\n"
+  }
+}
+
+extension ScopeResetCost {
+  /// The section of BENCHMARKS.md.
+  var markdown: String {
+    """
+    ### Resetting a scope that \(format(count: holders)) objects hold
+
+    Median of \(rounds) rounds, in the benchmark's own process. A reset empties the one handle
+    that every holder's property shares, under every slot lock, and visits no holder: the time
+    per holder is the reset's divided by their number. It takes longer after \(format(count: holders)) first reads
+    than after one all the same; this measure does not say why. After it, each holder's first
+    read resolves again on the general path.
+
+    | Operation | Time |
+    | --- | --- |
+    | `reset(.session)`, \(format(count: holders)) objects holding the session | \(format(ns: resetNanoseconds)) (\(format(ns: resetNanoseconds / Double(holders))) per holder) |
+    | `reset(.session)`, 1 object holding it | \(format(ns: resetOneHolderNanoseconds)) |
+    | The next first read of one of the \(format(count: holders)) (builds the new session) | \(format(ns: firstReadNanoseconds)) |
+    | The first read of each of the \(format(count: holders - 1)) others after it | \(format(ns: laterReadNanoseconds)) |
+    | For contrast: the first read of each of \(format(count: holders)) new objects, the new session kept | \(format(ns: newObjectReadNanoseconds)) |
+
+    """
+  }
+}
+
+extension TimelineExportCost {
+  /// The section of BENCHMARKS.md.
+  var markdown: String {
+    """
+    ### A timeline of \(format(count: builds)) recorded builds
+
+    Median of \(rounds) rounds, in the benchmark's own process.
+
+    | Operation | Time per build |
+    | --- | --- |
+    | `stopRecording()`: the record turned into a `Timeline` | \(format(ns: stopNanoseconds)) |
+    | `traceEventJSON` of that timeline (\(Int(jsonBytes.rounded())) bytes per build) | \(format(ns: jsonNanoseconds)) |
+
+    """
+  }
 }

@@ -9,8 +9,13 @@
 // for each process, a `process K of N` line and then a line per row,
 // `row<TAB>ratio<TAB>@Lazy ns<TAB>control ns<TAB>goal` (goal `-`: an informative row), then
 // every row's ratios, the worst and the verdict (it fails only when a process gives no figures);
-// `--processes N` sets how many processes (3, or 2 with `--quick`), for this measure in every
-// run. `Benchmarks/compare` runs it with `--processes 1` for each process of each build.
+// `--processes N` sets how many processes (3, or 2 with `--quick`), for this measure and the
+// costs' in every run. `Benchmarks/compare` runs it with `--processes 1` for each process of each
+// build.
+// `--only costs` runs only the costs of scopes, recording and discarded models (the hot read of
+// a session-scoped property, a recorded cold first read, a discarded model: each alternating
+// with its control, in child processes, as the targets), then a reset of a scope that 10,000
+// objects hold and the export of a timeline of 10,000 builds, and prints them.
 // `--only registry-lock` runs only the measure of work under the registry lock, and prints it
 // (`--only speed`: the timed reads; `--only validate`: the checks of a whole module);
 // `--registrations N` sets the largest registry size (100000, or 1000 with `--quick`).
@@ -37,6 +42,16 @@ if arguments.first == "--targets-child", arguments.count == 3,
   // One process of the targets' measure (`measureTargetsInProcesses`).
   registerLazyInjectFixtures()
   exit(runTargetsChild(rounds: rounds, sampleNanoseconds: sampleNanoseconds))
+}
+
+if arguments.first == "--costs-child", arguments.count == 3,
+  let rounds = Int(arguments[arguments.startIndex + 1]),
+  let sampleNanoseconds = UInt64(arguments[arguments.startIndex + 2])
+{
+  // One process of the costs' measure (`measureCostsInProcesses`).
+  registerLazyInjectFixtures()
+  registerCostFixtures()
+  exit(runCostsChild(rounds: rounds, sampleNanoseconds: sampleNanoseconds))
 }
 
 if arguments.first == "--profile" {
@@ -100,8 +115,8 @@ func step<Result>(_ name: String, _ body: () -> Result) -> Result {
 
 if arguments.contains("--only") {
   let only = argument(after: "--only")
-  guard ["targets", "registry-lock", "speed", "validate", "table"].contains(only) else {
-    print("--only knows five measures: targets, registry-lock, speed, validate, table")
+  guard ["targets", "costs", "registry-lock", "speed", "validate", "table"].contains(only) else {
+    print("--only knows six measures: targets, costs, registry-lock, speed, validate, table")
     exit(2)
   }
   guard !writes else {
@@ -118,6 +133,20 @@ if arguments.contains("--only") {
     print(targets.text.joined(separator: "\n"))
     // Timings never fail a run; a process that gave no figures does.
     exit(targets.failures.isEmpty ? 0 : 1)
+  }
+  if only == "costs" {
+    let costs = step(
+      "the costs of scopes, recording and discarded models, in \(processCount) processes"
+    ) {
+      measureCostsInProcesses(processCount, settings)
+    }
+    registerCostFixtures()
+    let reset = step("a reset of a scope that 10,000 objects hold") { measureScopeReset(settings) }
+    let export = step("the export of a timeline") { measureTimelineExport(settings) }
+    print()
+    print((costs.text + reset.text + export.text).joined(separator: "\n"))
+    // Timings never fail a run; a process that gave no figures does.
+    exit(costs.failures.isEmpty ? 0 : 1)
   }
   if only == "speed" {
     // The timed rows alone, for profiling work: hot reads, cold reads, singletons.
@@ -164,6 +193,9 @@ if arguments.contains("--only") {
 let targets = step("the targets: hot, cold and singleton, in \(processCount) processes") {
   measureTargetsInProcesses(processCount, settings)
 }
+let costs = step(
+  "the costs of scopes, recording and discarded models, in \(processCount) processes"
+) { measureCostsInProcesses(processCount, settings) }
 let hot = step("hot reads") { measureHotRead(settings) }
 let hotMutable = step("hot reads of a var field") { measureHotReadOfMutableField(settings) }
 let cold = step("cold reads") { measureCold(settings) }
@@ -180,7 +212,14 @@ let results = Results(
   registration: step("registration") { measureRegistration(settings) },
   preparation: await measurePreparation(isQuick: isQuick),
   registryLock: step("work under the registry lock") { measureRegistryLock(settings) },
-  validation: step("validate(classesIn:)") { measureValidation(settings, isQuick: isQuick) })
+  validation: step("validate(classesIn:)") { measureValidation(settings, isQuick: isQuick) },
+  costs: costs,
+  // Last: their registrations, resets and recordings change the shared registry's state.
+  scopeReset: step("a reset of a scope that 10,000 objects hold") {
+    registerCostFixtures()
+    return measureScopeReset(settings)
+  },
+  timelineExport: step("the export of a timeline") { measureTimelineExport(settings) })
 
 print()
 print(results.text)
