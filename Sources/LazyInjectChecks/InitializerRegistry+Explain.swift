@@ -52,11 +52,11 @@ extension InitializerRegistry {
       // A rule is used, or shadowed by the rule that serves in its place.
       let line = { (subject: String, rule: AnyRegistration, served: Decision) in
         let property = rule.source.property == nil ? "" : " for this property"
-        let layer = rule.source.layer.depth > 0 ? " in \(rule.source.layer.name)" : ""
+        let layer = rule.source.overrideDepth > 0 ? " in \(rule.rule.layerName)" : ""
         let use =
           served.registration === rule
           ? " <- used" + (property.isEmpty ? "" : " for it")
-          : served.registration.map { ", shadowed by \($0.source.layer.name)" } ?? ""
+          : served.registration.map { ", shadowed by \($0.rule.layerName)" } ?? ""
         let what = "\(rule.rule.what)\(rule.rule.details)\(use)"
         lines.append("  \(subject): registered\(layer)\(property), \(what)")
       }

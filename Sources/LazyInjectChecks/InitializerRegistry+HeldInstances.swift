@@ -35,12 +35,25 @@ extension InitializerRegistry {
   /// as the app's coordinator, to a depth of 8.
   ///
   /// ```swift
+  /// import LazyInject
   /// import LazyInjectChecks
+  /// import Testing
   ///
-  /// @Test func loggingOutReleasesTheSession() {
+  /// extension InitializerRegistry.Scope {
+  ///   static let session = Self.custom("session")
+  /// }
+  ///
+  /// final class UserSession {}
+  ///
+  /// final class AppCoordinator {
+  ///   @Lazy var session: UserSession
+  ///   func logOut() { InitializerRegistry.shared.reset(.session) }
+  /// }
+  ///
+  /// @MainActor @Test func loggingOutReleasesTheSession() {
   ///   let app = AppCoordinator()
-  ///   app.logIn(as: "ada")
-  ///   app.logOut()  // Resets the scope .session.
+  ///   _ = app.session
+  ///   app.logOut()
   ///   #expect(InitializerRegistry.shared.heldInstances(afterResetOf: .session, searching: [app])
   ///     .isEmpty)
   /// }

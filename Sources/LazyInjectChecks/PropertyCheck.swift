@@ -1,4 +1,5 @@
 import LazyInject
+import _LazyInjectScan
 import _LazyInjectShims
 
 /// How a `@Lazy` or `@WeakLazy` property of a class resolves, told from the rules alone.

@@ -1,6 +1,55 @@
 import LazyInject
 
 extension InitializerRegistry.Timeline {
+  /// The build that `build` is nested in, whose initializer asked for it; nil for an outermost
+  /// build.
+  ///
+  /// The innermost build under way on the same track (thread, or task) that contains it. A
+  /// synchronous build asked for by an async build's initializer runs on a thread, not on the
+  /// task's track: it has no parent.
+  public func parent(of build: Build) -> Build? { nesting.parents[build.id].map { builds[$0] } }
+
+  /// The time of `build`'s own initializer: its duration less the builds nested in it and its
+  /// waits for other threads' builds.
+  public func ownNanoseconds(of build: Build) -> UInt64 {
+    let nested =
+      builds.filter { nesting.parents[$0.id] == build.id }.map(\.durationNanoseconds)
+      + waits.indices.filter { nesting.waitParents[$0] == build.id }.map {
+        waits[$0].durationNanoseconds
+      }
+    return build.durationNanoseconds - min(build.durationNanoseconds, nested.reduce(0, +))
+  }
+
+  /// How long `build` waited, directly, for builds under way on other threads or tasks.
+  public func waitNanoseconds(of build: Build) -> UInt64 {
+    waits.indices.filter { nesting.waitParents[$0] == build.id }
+      .reduce(0) { $0 + waits[$1].durationNanoseconds }
+  }
+
+  /// Each build's parent, and each wait's build: the innermost build on its track that
+  /// contains it (builds are in the order they started, the outer of two first).
+  private var nesting: (parents: [Int?], waitParents: [Int?]) {
+    var open = [Track: [Build]]()
+    let parents = builds.map { build in
+      let end = build.startNanoseconds + build.durationNanoseconds
+      while let last = open[build.track]?.last,
+        last.startNanoseconds + last.durationNanoseconds < end
+      {
+        open[build.track]?.removeLast()
+      }
+      defer { open[build.track, default: []].append(build) }
+      return open[build.track]?.last?.id
+    }
+    let waitParents = waits.map { wait in
+      builds.last {
+        $0.track == wait.track && $0.startNanoseconds <= wait.startNanoseconds
+          && $0.startNanoseconds + $0.durationNanoseconds
+            >= wait.startNanoseconds + wait.durationNanoseconds
+      }?.id
+    }
+    return (parents, waitParents)
+  }
+
   /// What the builds cost, for a person: the time in builds on the main thread and off it, the
   /// slowest builds with what they were built for, and every wait for another thread's build.
   ///
@@ -16,8 +65,10 @@ extension InitializerRegistry.Timeline {
   /// A build's time includes the builds nested in it; the totals count each outermost build
   /// once.
   public var summary: String {
-    let outermost = builds.filter { $0.parentID == nil }
-    let onMain = outermost.filter(\.isOnMainThread).reduce(0) { $0 + $1.durationNanoseconds }
+    let parents = nesting.parents
+    let outermost = builds.filter { parents[$0.id] == nil }
+    let onMain = outermost.filter { $0.track == .mainThread }
+      .reduce(0) { $0 + $1.durationNanoseconds }
     let offMain = outermost.reduce(0) { $0 + $1.durationNanoseconds } - onMain
     var lines = [
       "Time in builds: \(milliseconds(onMain)) on the main thread, \(milliseconds(offMain)) off it"
@@ -27,14 +78,13 @@ extension InitializerRegistry.Timeline {
     for build in builds.sorted(by: { $0.durationNanoseconds > $1.durationNanoseconds }).prefix(10) {
       lines.append(
         "  \(milliseconds(build.durationNanoseconds))  \(build.rule.propertyTypeName) for"
-          + " \(build.builtFor), \(track(build.task, build.thread, build.isOnMainThread))"
-          + " (its own \(milliseconds(build.selfNanoseconds)))")
+          + " \(build.builtFor), \(build.track) (its own \(milliseconds(ownNanoseconds(of: build))))"
+      )
     }
     if !waits.isEmpty { lines.append("Waits for another thread's build:") }
     for wait in waits {
       lines.append(
-        "  \(milliseconds(wait.durationNanoseconds))  \(track(nil, wait.thread, wait.isOnMainThread)),"
-          + " for \(wait.waitedFor)")
+        "  \(milliseconds(wait.durationNanoseconds))  \(wait.track), for \(wait.waitedFor)")
     }
     return lines.joined(separator: "\n")
   }
@@ -68,12 +118,12 @@ extension InitializerRegistry.Timeline {
     for build in builds {
       add(
         "\(build.rule.propertyTypeName) for \(build.builtFor)", "", build.startNanoseconds,
-        build.durationNanoseconds, to: track(build.task, build.thread, build.isOnMainThread))
+        build.durationNanoseconds, to: "\(build.track)")
     }
     for wait in waits {
       add(
         "waiting for \(wait.waitedFor)", "crit, ", wait.startNanoseconds, wait.durationNanoseconds,
-        to: track(wait.task, wait.thread, wait.isOnMainThread))
+        to: "\(wait.track)")
     }
     let threshold =
       minimumMilliseconds.rounded() == minimumMilliseconds
@@ -89,9 +139,4 @@ extension InitializerRegistry.Timeline {
 private func milliseconds(_ nanoseconds: UInt64) -> String {
   let tenths = (nanoseconds + 50_000) / 100_000
   return "\(tenths / 10).\(tenths % 10) ms"
-}
-
-/// The track a build or wait ran on: `"main thread"`, `"thread 2"` or `"task 1"`.
-private func track(_ task: Int?, _ thread: Int, _ isOnMainThread: Bool) -> String {
-  task.map { "task \($0)" } ?? (isOnMainThread ? "main thread" : "thread \(thread)")
 }

@@ -10,15 +10,6 @@ _lazyinject_fast_table *_lazyinject_fast_storage = 0;
 /// uncontended lock per write (writes are rare: one per pair and change).
 static pthread_mutex_t writer = PTHREAD_MUTEX_INITIALIZER;
 
-/// Returns once every reader that may have seen what was unpublished before the call is done:
-/// readers read the table with a slot lock held, so taking each stripe once waits them out.
-static void wait_for_readers(void) {
-  for (int index = 0; index < LAZYINJECT_STRIPE_COUNT; index++) {
-    _lazyinject_stripe_lock(&_lazyinject_stripes[index]);
-    _lazyinject_stripe_unlock(&_lazyinject_stripes[index]);
-  }
-}
-
 void _lazyinject_lock_every_stripe(void) {
   for (int index = 0; index < LAZYINJECT_STRIPE_COUNT; index++)
     _lazyinject_stripe_lock(&_lazyinject_stripes[index]);
@@ -27,6 +18,13 @@ void _lazyinject_lock_every_stripe(void) {
 void _lazyinject_unlock_every_stripe(void) {
   for (int index = 0; index < LAZYINJECT_STRIPE_COUNT; index++)
     _lazyinject_stripe_unlock(&_lazyinject_stripes[index]);
+}
+
+/// Returns once every reader that may have seen what was unpublished before the call is done:
+/// readers read the table with a slot lock held, so taking every stripe waits them out.
+static void wait_for_readers(void) {
+  _lazyinject_lock_every_stripe();
+  _lazyinject_unlock_every_stripe();
 }
 
 static void *allocate(size_t bytes) {

@@ -57,37 +57,34 @@ const void *_lazyinject_thread_identity(void) { return &_lazyinject_current_fram
 
 LAZYINJECT_TLS uintptr_t _lazyinject_stack_floor_storage = 0;
 
-/// The calling thread's stack, [bottom, top), as the system reports it; 0 when it does not.
-static int stack_bounds(uintptr_t *bottom, uintptr_t *top) {
+uintptr_t _lazyinject_compute_stack_floor(void) {
+  // The calling thread's stack, [bottom, top), as the system reports it; empty when it does not.
+  uintptr_t bottom = 0, top = 0, here = (uintptr_t)__builtin_frame_address(0);
 #if defined(__APPLE__)
   pthread_t thread = pthread_self();
-  *top = (uintptr_t)pthread_get_stackaddr_np(thread);
+  top = (uintptr_t)pthread_get_stackaddr_np(thread);
   size_t size = pthread_get_stacksize_np(thread);
   // Some OS versions report a wrong size for the main thread (WebKit's StackBounds.cpp,
   // rdar://13741204): its stack is what the resource limit says.
   struct rlimit limit;
   if (pthread_main_np() != 0 && getrlimit(RLIMIT_STACK, &limit) == 0 &&
       limit.rlim_cur != RLIM_INFINITY) size = (size_t)limit.rlim_cur;
-  *bottom = *top - size;
+  bottom = top - size;
 #else
   pthread_attr_t attributes;
-  if (pthread_getattr_np(pthread_self(), &attributes) != 0) return 0;
   void *address = 0;
   size_t size = 0;
-  int failed = pthread_attr_getstack(&attributes, &address, &size);
-  pthread_attr_destroy(&attributes);
-  if (failed) return 0;
-  *bottom = (uintptr_t)address;
-  *top = *bottom + size;
+  if (pthread_getattr_np(pthread_self(), &attributes) == 0) {
+    if (pthread_attr_getstack(&attributes, &address, &size) == 0) {
+      bottom = (uintptr_t)address;
+      top = bottom + size;
+    }
+    pthread_attr_destroy(&attributes);
+  }
 #endif
-  return *top > *bottom;
-}
-
-uintptr_t _lazyinject_compute_stack_floor(void) {
-  uintptr_t bottom = 0, top = 0, here = (uintptr_t)__builtin_frame_address(0);
   // Trusted only if the current frame lies inside, above the margin: a wrong size would give a
   // false "too deep" stop, or a guard that never fires. Unknown (1): no guard.
-  int trusted = stack_bounds(&bottom, &top) && bottom + LAZYINJECT_STACK_MARGIN < here && here <= top;
+  int trusted = top > bottom && bottom + LAZYINJECT_STACK_MARGIN < here && here <= top;
   return _lazyinject_stack_floor_storage = trusted ? bottom + LAZYINJECT_STACK_MARGIN : 1;
 }
 
@@ -99,35 +96,25 @@ extern const void *swift_getTypeContextDescriptor(const void *metadata);
 /// Metadata kinds of the Swift ABI (MetadataKind.def): every kind above the last enumerated one
 /// is an Objective-C class's isa pointer.
 enum {
-  LAZYINJECT_CLASS_KIND = 0, LAZYINJECT_STRUCT_KIND = 0x200, LAZYINJECT_ENUM_KIND = 0x201,
-  LAZYINJECT_FOREIGN_CLASS_KIND = 0x203, LAZYINJECT_EXISTENTIAL_KIND = 0x303,
-  LAZYINJECT_OBJC_CLASS_WRAPPER_KIND = 0x305, LAZYINJECT_EXTENDED_EXISTENTIAL_KIND = 0x307,
-  LAZYINJECT_LAST_ENUMERATED_KIND = 0x7FF,
+  LAZYINJECT_CLASS_KIND = 0, LAZYINJECT_FOREIGN_CLASS_KIND = 0x203,
+  LAZYINJECT_EXISTENTIAL_KIND = 0x303, LAZYINJECT_OBJC_CLASS_WRAPPER_KIND = 0x305,
+  LAZYINJECT_EXTENDED_EXISTENTIAL_KIND = 0x307, LAZYINJECT_LAST_ENUMERATED_KIND = 0x7FF,
 };
 
 /// ExistentialTypeFlags: the bit that says the existential is not class-bound.
 #define LAZYINJECT_EXISTENTIAL_ANY_CONSTRAINT 0x80000000u
 
-int _lazyinject_type_category(const void *type) {
+int _lazyinject_is_weakly_referenceable(const void *type) {
   uintptr_t kind = *(const uintptr_t *)type;
   if (kind == LAZYINJECT_CLASS_KIND || kind > LAZYINJECT_LAST_ENUMERATED_KIND ||
       kind == LAZYINJECT_FOREIGN_CLASS_KIND || kind == LAZYINJECT_OBJC_CLASS_WRAPPER_KIND)
-    return LAZYINJECT_CATEGORY_CLASS;
-  if (kind == LAZYINJECT_STRUCT_KIND || kind == LAZYINJECT_ENUM_KIND) return LAZYINJECT_CATEGORY_VALUE;
-  return kind == LAZYINJECT_EXISTENTIAL_KIND ? LAZYINJECT_CATEGORY_EXISTENTIAL : LAZYINJECT_CATEGORY_OTHER;
-}
-
-int _lazyinject_is_weakly_referenceable(const void *type) {
-  switch (_lazyinject_type_category(type)) {
-  case LAZYINJECT_CATEGORY_CLASS: return 1;
-  case LAZYINJECT_CATEGORY_EXISTENTIAL:
-    // The flags follow the kind word: ExistentialTypeMetadata { Kind; Flags; NumProtocols; ... }.
+    return 1;
+  // The flags follow the kind word: ExistentialTypeMetadata { Kind; Flags; NumProtocols; ... }.
+  if (kind == LAZYINJECT_EXISTENTIAL_KIND)
     return (*(const uint32_t *)((const uintptr_t *)type + 1) & LAZYINJECT_EXISTENTIAL_ANY_CONSTRAINT) == 0;
-  default:
-    // An extended existential (`any P<Int>`) keeps its class constraint in a shape reached
-    // through a pointer that is signed on arm64e: not read here.
-    return *(const uintptr_t *)type == LAZYINJECT_EXTENDED_EXISTENTIAL_KIND ? -1 : 0;
-  }
+  // An extended existential (`any P<Int>`) keeps its class constraint in a shape reached through
+  // a pointer that is signed on arm64e: not read here.
+  return kind == LAZYINJECT_EXTENDED_EXISTENTIAL_KIND ? -1 : 0;
 }
 
 int _lazyinject_has_field_records(const void *metadata) {

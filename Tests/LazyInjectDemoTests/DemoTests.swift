@@ -67,24 +67,33 @@ struct DemoTests {
     #expect(await Demo.run(arguments: [], echo: false) == 0)
   }
 
-  @Test func timelineRecordsTheLaunchANestedBuildAndTheStorePreparedOffTheMainThread()
-    async throws
-  {
-    #expect(await Demo.run(arguments: ["--timeline"], echo: false) == 0)
-    let lines = Narrator.shared.lines
-    let text = lines.joined(separator: "\n")
-    #expect(text.contains("Time in builds: "))
-    #expect(
-      text.contains("LazyInjectDemo.FeedViewModel for LazyInjectDemo.HomeViewController.feed"))
-    #expect(text.contains("ImageCache for LazyInjectDemo.HomeViewController, main thread"))
-    #expect(text.contains("LazyInjectDemo.NewsStore for prepare(), task "))
-    #expect(text.contains("gantt\n  title Builds of at least 1 ms"))
-    let tracing = try index(of: "chrome://tracing: ", in: lines)
-    let path = try #require(lines[tracing].split(separator: ": ").last.map(String.init))
-    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
-    let events = try #require((json as? [String: Any])?["traceEvents"] as? [[String: Any]])
-    #expect(events.contains { $0["name"] as? String == "LazyInjectDemo.NewsStore" })
-  }
+  // An exit test (Swift Testing runs none on iOS, tvOS, watchOS or visionOS): recording is
+  // process-wide, and other suites record meanwhile.
+  #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    @Test func timelineRecordsTheLaunchANestedBuildAndTheStorePreparedOffTheMainThread()
+      async throws
+    {
+      let result = try #require(
+        await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+          startWatchdog()
+          exit(await Demo.run(arguments: ["--timeline"]))
+        })
+      let text = String(decoding: result.standardOutputContent, as: UTF8.self)
+      #expect(text.contains("Time in builds: "))
+      #expect(
+        text.contains("LazyInjectDemo.FeedViewModel for LazyInjectDemo.HomeViewController.feed"))
+      #expect(text.contains("ImageCache for LazyInjectDemo.HomeViewController, main thread"))
+      #expect(text.contains("LazyInjectDemo.NewsStore for prepare(), task 1"))
+      #expect(text.contains("gantt\n  title Builds of at least 1 ms"))
+      let lines = text.split(separator: "\n").map(String.init)
+      let tracing = try index(of: "chrome://tracing: ", in: lines)
+      let path = try #require(lines[tracing].split(separator: ": ").last.map(String.init))
+      let json = try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: path)))
+      let events = try #require((json as? [String: Any])?["traceEvents"] as? [[String: Any]])
+      #expect(events.contains { $0["name"] as? String == "LazyInjectDemo.NewsStore for prepare()" })
+    }
+  #endif
 
   // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
   #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)

@@ -31,3 +31,11 @@ struct WeakInAStruct {
 func projectionOutsideAClass(_ lazy: Lazy<ResourceLoader>) {
   _ = lazy.projectedValue  // expect: @Lazy is only available on instance properties of classes
 }
+
+final class Catalog {
+  static func load() async -> Catalog { Catalog() }
+}
+
+func asyncInitializerOnTheMainActorVerb() {
+  InitializerRegistry.shared.registerOnMainActor(Catalog.self) { _ in await Catalog.load() }  // expect: an async initializer is registered with register(_:scope:_:)
+}

@@ -11,31 +11,15 @@ import _LazyInjectShims
   /// one trampoline from a first read into resolution, for a first read that the fast path's
   /// table did not serve.
   ///
-  /// Asks the shared registry for a fast path first, which records it in the table for later
-  /// reads; a `.unique` registration is built here. Else the general path, the resolution
-  /// (`InitializerRegistry.resolve`). Tells in `outcome` what the slot keeps.
+  /// Records the pair's fast path for later reads, if it has one; resolves on the general path,
+  /// the resolution (`InitializerRegistry.resolve`). Tells in `outcome` what the slot keeps.
   @usableFromInline internal static func resolve<Value>(
     _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer,
     outcome: inout InitializerRegistry.Outcome
   ) -> Value {
-    let path = InitializerRegistry.shared.fastPath(
-      for: Value.self, in: container, storesObject: isSingleReference(Value.self)
-    ).servingHere
-    guard case .build(let retained, let flags) = path else {
-      return resolve(type, for: container, slot: slot, creation: nil, outcome: &outcome)
-    }
-    FirstReadPath.registryBuild.record()
-    let registration = unsafeDowncast(retained.takeRetainedValue(), to: Registration<Value>.self)
-    (outcome.isFirstRule, outcome.isObserved) = (true, flags & FastPath.observed != 0)
-    outcome.noteBuilt(by: registration)
-    do {
-      let frame = try ResolutionFrame.push(property: type, for: container, slot: slot)
-      defer { ResolutionFrame.pop(frame) }
-      SlotLock.assertNoLockHeld()
-      do { return try registration.make(container) } catch {
-        throw InitializerRegistry.failure(error, of: registration)
-      }
-    } catch { stop(error) }
+    InitializerRegistry.shared.recordFastPath(
+      for: Value.self, in: container, storesObject: isSingleReference(Value.self))
+    return resolve(type, for: container, slot: slot, creation: nil, outcome: &outcome)
   }
 
   /// Resolves as above, for the first read of a property made while override layers were in
@@ -246,35 +230,20 @@ import _LazyInjectShims
       Unmanaged<AnyObject>.fromOpaque(pointer).release()
     }
   }
-
-  /// Whether the property `field` of `container`, an object of its class, holds a value (a
-  /// `@WeakLazy` property's may go away at any time: it never counts as resolved), and the
-  /// registries its first read would search from `registry`: the layers it was made under, then
-  /// the caller's that they lack.
-  static func state(
-    of field: LazyField, in container: AnyObject, searching registry: InitializerRegistry
-  ) -> (isResolved: Bool, searched: [InitializerRegistry]) {
-    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-    SlotLock.lock(object)
-    let word = (object + field.offset).load(as: UInt.self)
-    // An object box is told by its class, whatever the value's type.
-    let content = SlotWord.content(
-      of: word, marker: _lazyinject_in_flight_marker(), storesObject: true)
-    let creation =
-      field.isWeak
-      ? _WeakLazyReference.creation(at: word)
-      : content == .emptyBox ? _LazyObjectBox.box(at: word).creation : nil
-    SlotLock.unlock(object)
-    let searched = withLayers(of: creation) { registry.searchedRegistries }
-    return (!field.isWeak && content.isValue, searched)
-  }
 }
 
-extension InitializerRegistry {
-  /// Whether the property `field` of `container` holds a value, and the registries its first
-  /// read would search from this registry (see `_FirstRead.state`): what validating an object
-  /// asks.
-  package func state(of field: LazyField, in container: AnyObject)
-    -> (isResolved: Bool, searched: [InitializerRegistry])
-  { _FirstRead.state(of: field, in: container, searching: self) }
+/// The object that marks a slot as being resolved.
+///
+/// Never released.
+internal final class _LazyMarker: Sendable {
+  internal static let object = _LazyMarker()
+
+  /// The marker's address, the word a slot holds while its value is being built.
+  internal static let address: UInt = {
+    let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+    _lazyinject_set_in_flight_marker(address)
+    return address
+  }()
+
+  private init() {}
 }

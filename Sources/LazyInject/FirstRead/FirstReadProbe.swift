@@ -11,8 +11,6 @@ import _LazyInjectShims
   case fastTableKeptHandle
   /// The table held a `.unique` registration: it was built without the registry's lock.
   case fastTableBuild
-  /// The fast path, asked of the registry under its lock, was a `.unique` registration.
-  case registryBuild
   /// The general path: every layer's rules, scopes, `init()`, optionals, the tracer.
   case general
 

@@ -246,12 +246,6 @@ extension InitializerRegistry {
   package static func layerCount(of registries: [InitializerRegistry]) -> Int {
     Set(registries.map(\.overrideDepth)).count - 1
   }
-
-  /// `"Registry"`, `"Override layer 2"`, or `"Override layer 2, registered while in force"`.
-  package var layerTitle: String {
-    guard overrideDepth > 0 else { return "Registry" }
-    return "Override layer \(overrideDepth)" + (isInForce ? ", registered while in force" : "")
-  }
 }
 
 /// The override layers in force for the current task or thread.
@@ -268,11 +262,6 @@ internal enum OverrideScope {
   /// (reading the task-local would cost a sixth of a first read).
   static var layers: [OverrideLayer] {
     _lazyinject_overrides_used() == 0 ? [] : current?.layers ?? []
-  }
-
-  /// The innermost layer over `base`, if any.
-  static func innermostLayer(over base: InitializerRegistry) -> OverrideLayer? {
-    layers.last { $0.base == ObjectIdentifier(base) }
   }
 
   /// The current layers plus a new one over `base`, filled by `configure`.

@@ -29,9 +29,7 @@ extension Lazy {
       let word = slot.word
       let content = SlotWord.content(of: word, marker: marker, storesObject: storesObject)
       if content.isValue {
-        if content != .object && _lazyinject_overrides_used() != 0 {
-          _FirstRead.noteRead(at: word)
-        }
+        if content != .object, _lazyinject_overrides_used() != 0 { _FirstRead.noteRead(at: word) }
         let value = _value(at: word, content)
         SlotLock.unlock(object)
         return value
@@ -109,6 +107,6 @@ extension Lazy {
     let first = InitializerRegistry.shared.withState {
       $0.rules.firstRule(of: Value.self, in: type(of: container))
     }
-    return (true, first?.rule(of: Value.self))
+    return (true, first?.rule)
   }
 }

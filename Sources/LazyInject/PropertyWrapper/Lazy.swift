@@ -288,9 +288,9 @@ import _LazyInjectShims
   }
 
   /// The first read: marks the slot in flight (unless `claimed`, already marked by this thread),
+  /// unless it holds a value, which it returns, or waits while another thread builds it;
   /// resolves by asking the registry for a fast path, or with the layers of `box` (a retained
-  /// empty object box that was in the slot, or 0), and publishes; or waits for the thread that
-  /// marked it.
+  /// empty object box that was in the slot, or 0), and publishes.
   ///
   /// The slot is read and written only with the object's slot lock held, as raw words: the
   /// marker is immortal, so it is stored without retaining it, and the value is stored with the
@@ -303,11 +303,32 @@ import _LazyInjectShims
     // The C copy of the marker's address costs a load; the Swift one, a `swift_once` check.
     let published = _lazyinject_in_flight_marker()
     let marker = published != 0 ? published : _FirstRead.marker
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     var box = box
-    if !claimed {
-      switch _claim(container, slot: slot, marker: marker) {
-      case .value(let value): return value
-      case .claimed(let taken): box = taken
+    while !claimed {
+      SlotLock.lock(object)
+      let current = slot.word
+      let content = SlotWord.content(
+        of: current, marker: marker, storesObject: isSingleReference(Value.self))
+      if content.isValue {
+        if content != .object && _lazyinject_overrides_used() != 0 {
+          _FirstRead.noteRead(at: current)
+        }
+        let value = _value(at: current, content)
+        SlotLock.unlock(object)
+        return value
+      }
+      if content != .inFlight {  // 0, or an empty box to take over: claimed.
+        slot.word = marker
+        SlotLock.unlock(object)
+        box = current
+        break
+      }
+      SlotLock.unlock(object)
+      _FirstRead.wait(for: Value.self, in: container, slot: slot.address) {
+        SlotLock.lock(object)
+        defer { SlotLock.unlock(object) }
+        return slot.word == marker
       }
     }
     var outcome = InitializerRegistry.Outcome()
@@ -319,42 +340,6 @@ import _LazyInjectShims
     return _publish(
       built, word: _word(for: built, outcome: outcome), isObserved: outcome.isObserved,
       in: container, slot: slot, marker: marker)
-  }
-
-  /// What `_claim` found: a value, or the slot claimed, with the empty box (or 0) it held.
-  @usableFromInline internal enum _Claim {
-    case value(Value)
-    case claimed(box: UInt)
-  }
-
-  /// Claims the slot of `container` for this thread (marks it in flight), unless it holds a
-  /// value, which it returns; waits while another thread builds it.
-  @inlinable @inline(__always)
-  internal static func _claim(_ container: AnyObject, slot: _LazySlot, marker: UInt) -> _Claim {
-    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-    while true {
-      SlotLock.lock(object)
-      let current = slot.word
-      let content = SlotWord.content(
-        of: current, marker: marker, storesObject: isSingleReference(Value.self))
-      if content.isValue {
-        if content != .object && _lazyinject_overrides_used() != 0 {
-          _FirstRead.noteRead(at: current)
-        }
-        let value = _value(at: current, content)
-        SlotLock.unlock(object)
-        return .value(value)
-      }
-      let isClaimed = content != .inFlight  // 0, or an empty box to take over.
-      if isClaimed { slot.word = marker }
-      SlotLock.unlock(object)
-      if isClaimed { return .claimed(box: current) }
-      _FirstRead.wait(for: Value.self, in: container, slot: slot.address) {
-        SlotLock.lock(object)
-        defer { SlotLock.unlock(object) }
-        return slot.word == marker
-      }
-    }
   }
 
   /// Publishes `built`, whose retained slot word is `new`, for a resolution that claimed the slot

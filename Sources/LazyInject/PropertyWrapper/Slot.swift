@@ -90,22 +90,6 @@ import _LazyInjectShims
   }
 }
 
-/// The object that marks a slot as being resolved.
-///
-/// Never released.
-internal final class _LazyMarker: Sendable {
-  internal static let object = _LazyMarker()
-
-  /// The marker's address, the word a slot holds while its value is being built.
-  internal static let address: UInt = {
-    let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
-    _lazyinject_set_in_flight_marker(address)
-    return address
-  }()
-
-  private init() {}
-}
-
 /// What a `@WeakLazy` slot holds once resolved or assigned: the instance, weakly; for a shared
 /// instance, its handle, weakly, which tells when a reset of its scope released it; and the
 /// override layers in force when the property was made, for its resolutions.
@@ -172,5 +156,30 @@ internal final class _WeakLazyReference {
     // it was stored as a `Value`.
     MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size
       ? unsafeBitCast(object, to: Value.self) : object as! Value
+  }
+}
+
+extension InitializerRegistry {
+  /// Whether the property `field` of `container` holds a value, and the registries its first
+  /// read would search from this registry: what validating an object asks.
+  ///
+  /// A `@WeakLazy` property's value may go away at any time: it never counts as resolved. The
+  /// registries are the layers the object was made under, then the caller's that they lack.
+  package func state(of field: LazyField, in container: AnyObject)
+    -> (isResolved: Bool, searched: [InitializerRegistry])
+  {
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    SlotLock.lock(object)
+    let word = (object + field.offset).load(as: UInt.self)
+    // An object box is told by its class, whatever the value's type.
+    let content = SlotWord.content(
+      of: word, marker: _lazyinject_in_flight_marker(), storesObject: true)
+    let creation =
+      field.isWeak
+      ? _WeakLazyReference.creation(at: word)
+      : content == .emptyBox ? _LazyObjectBox.box(at: word).creation : nil
+    SlotLock.unlock(object)
+    let searched = _FirstRead.withLayers(of: creation) { searchedRegistries }
+    return (!field.isWeak && content.isValue, searched)
   }
 }

@@ -115,7 +115,7 @@ import _LazyInjectShims
           _LazySlot($0)
         }
         let word = slot.word
-        guard SlotWord.content(of: word, marker: marker, storesObject: true) == .inFlight else {
+        guard word == marker else {
           // A strong reference, released only after unlocking: if it is the last one, the
           // deinit must not run under the lock.
           if let current = _WeakLazyReference.object(at: word) {

@@ -22,10 +22,9 @@ extension InitializerRegistry {
     /// The default handler: writes the warning to standard error, once per distinct pair of
     /// registration sites (the replaced one and its replacement).
     internal static let warnOnce: @Sendable (DuplicateRegistration) -> Void = { duplicate in
-      let (old, new) = (duplicate.replaced, duplicate.replacement)
-      let pair = "\(old.site) \(new.site)"
-      let isNew = reportedPairs.withLock { $0.insert(pair).inserted }
-      if isNew { writeToStandardError("\(duplicate)\n") }
+      let pair = "\(duplicate.replaced.site) \(duplicate.replacement.site)"
+      guard reportedPairs.withLock({ $0.insert(pair).inserted }) else { return }
+      writeToStandardError("\(duplicate)\n")
     }
 
     private static let reportedPairs = Protected<Set<String>>([])

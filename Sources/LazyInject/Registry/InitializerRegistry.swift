@@ -1,3 +1,4 @@
+import Dispatch
 import _LazyInjectShims
 
 /// The initializers that build `@Lazy` properties, keyed by property type and container class.
@@ -44,11 +45,11 @@ public final class InitializerRegistry: Sendable {
   internal let state: Protected<State>
 
   /// 0 for a registry; n for the registries holding the n-th override layer over another.
-  internal let overrideDepth: Int
+  package let overrideDepth: Int
 
   /// Whether this registry holds the rules registered while its override layer is in force (see
   /// `OverrideLayer`), rather than the layer's own.
-  internal let isInForce: Bool
+  package let isInForce: Bool
 
   /// The registry an override layer overrides; nil for a registry.
   private let overridden: InitializerRegistry?
@@ -119,4 +120,172 @@ extension InitializerRegistry: CustomStringConvertible {
 
   /// Every registration of this registry (not of its layers), in no order.
   package var registrations: [AnyRegistration] { withState { $0.rules.allRegistrations } }
+}
+
+// The registry's one state, and its gate: the lock, the installation of automatic modules on the
+// first use, waiting for another thread, and the one place that empties the fast path's table.
+
+extension InitializerRegistry {
+  /// Everything of a registry that changes, guarded by its lock (`Protected`, which checks in
+  /// debug builds that every access holds it).
+  struct State {
+    /// Whether the automatic modules of ``shared`` are installed; every other registry starts
+    /// `.installed`.
+    var modules: AutomaticModules
+    var duplicateHandler: @Sendable (DuplicateRegistration) -> Void = DuplicateRegistration.warnOnce
+    var rules = RuleTable()
+    var instances = InstanceStore()
+    var tracer: (@Sendable (ResolutionEvent) -> Void)?
+    /// For an override layer's own registry, the test that runs inside it, if a helper named it.
+    var testName: String?
+  }
+
+  enum AutomaticModules {
+    case pending
+    case installing(thread: UnsafeRawPointer)
+    /// The first use was off the main actor: the main actor installs (a job on the main queue,
+    /// or its own next use of the registry) while async callers await it and threads wait, each
+    /// for a bounded time.
+    case awaitingMainActor
+    case installed
+  }
+
+  /// Runs `body` with the lock held, after the automatic modules are installed.
+  ///
+  /// Every touch of the registry's state comes through here (or `withStateChange`), so the first
+  /// touch of ``shared`` of any kind (registering, resolving, explaining, overriding…) installs
+  /// the modules, exactly once: a registration made before any resolution is added after them
+  /// and wins. Other threads wait while one installs; the installing thread itself passes, so
+  /// modules can register.
+  internal func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    while true {
+      state.lock.lock()
+      if !claimInstallation() {
+        defer { state.lock.unlock() }
+        return try body(&state.value)
+      }
+      state.lock.unlock()
+      installAutomaticModules()
+    }
+  }
+
+  /// Runs `body`, which changes the rules or drops kept instances, as `withState` does; then,
+  /// still under the lock, empties the fast path's table.
+  ///
+  /// The one place that empties it (`_lazyinject_fast_clear()`, see `FastPath`): an
+  /// entry names a registration or a kept object without retaining it, so it must be gone before
+  /// the caller releases what `body` took out, after unlocking. The shared registry is the
+  /// table's only one.
+  internal func withStateChange<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    try withState { state in
+      defer { if self === Self.shared { _lazyinject_fast_clear() } }
+      return try body(&state)
+    }
+  }
+
+  /// Waits until the automatic modules are installed (or this thread is installing them), or
+  /// until this thread, on the main actor, claims their installation.
+  ///
+  /// Returns whether it must install them now (with the lock released). Off the main actor, the
+  /// first thread hands the installation over to the main queue, and waits like the others.
+  ///
+  /// Stops the program if the main actor does not install them within the bound, counted from
+  /// this thread's first wait. Call with the lock held.
+  private func claimInstallation() -> Bool {
+    let thread = _lazyinject_thread_identity()
+    var deadline: UInt64?
+    while true {
+      switch state.value.modules {
+      case .installed: return false
+      case .installing(let installer):
+        guard installer != thread else { return false }  // A module registering.
+        state.lock.wait()
+      case .pending where isOnMainActor(), .awaitingMainActor where isOnMainActor():
+        state.value.modules = .installing(thread: thread)
+        return true
+      case .pending:
+        // Handed over to the main queue, whose job claims and installs; this thread waits.
+        state.value.modules = .awaitingMainActor
+        DispatchQueue.main.async { InitializerRegistry.shared.withState { _ in } }
+      case .awaitingMainActor:
+        let now = DispatchTime.now().uptimeNanoseconds
+        let end = deadline ?? now + UInt64(Self.mainActorWaitSeconds) * 1_000_000_000
+        guard now < end else {
+          fatalError(Self.mainActorDidNotRun(seconds: Self.mainActorWaitSeconds))
+        }
+        deadline = end
+        state.lock.wait(seconds: Int((end - now + 999_999_999) / 1_000_000_000))
+      }
+    }
+  }
+
+  /// Installs the automatic modules of ``shared`` if they are not yet, awaiting the main actor.
+  ///
+  /// What the async entries (`withOverrides`, `prepare()`, `load()`) call first: an await blocks
+  /// no thread, so it never gives up.
+  nonisolated(nonsending) internal func installAutomaticModulesIfNeeded() async {
+    // Any other registry, or on the main actor: `withState` installs them if needed, at once.
+    guard self === Self.shared, !isOnMainActor() else { return withState { _ in } }
+    let isPending = state.withLock { state in
+      if case .pending = state.modules { state.modules = .awaitingMainActor }
+      if case .installed = state.modules { return false } else { return true }
+    }
+    if isPending { await MainActor.run { Self.shared.withState { _ in } } }
+  }
+
+  /// Installs the modules of the program's `AutomaticModuleInstallation` conformance, if any, into
+  /// this registry (``shared``), on the main actor: called by `withState` with no lock held, once
+  /// this thread claimed the installation.
+  private func installAutomaticModules() {
+    if let installation = (InitializerRegistry.self as Any) as? any AutomaticModuleInstallation.Type
+    {
+      // Into the registry itself, even when first touched inside an override scope.
+      OverrideScope.$configuring.withValue(nil) {
+        OverrideScope.$current.withValue(nil) {
+          install(try! onMainActorAnywhere { $0.automaticModules }(installation))
+        }
+      }
+    }
+    state.lock.withLock {
+      state.value.modules = .installed
+      state.lock.broadcast()
+    }
+  }
+
+  /// The message that stops a thread which waited `seconds` for the main actor to install the
+  /// automatic modules.
+  private static func mainActorDidNotRun(seconds: Int) -> String {
+    """
+    LazyInject cannot use InitializerRegistry.shared on this thread yet: its automatic modules \
+    (AutomaticModuleInstallation) are installed on the main actor, and the main actor did not run \
+    for \(seconds) s while this thread, which used the registry first and off the main actor, \
+    waited for it. Either the main thread is blocked waiting for this thread (then neither would \
+    ever go on), or the main actor is busy with long synchronous work.
+    Fix: if the main thread waits for this thread, use InitializerRegistry.shared on the main \
+    actor before (at launch, or in a test's set-up: `_ = InitializerRegistry.shared.description`); \
+    if the main actor is busy, make the first use from async code, which awaits the main actor \
+    instead of blocking a thread (`await registry.withOverrides`, `prepare()`, `load()`, the \
+    .overrides trait), or move the long work off the main actor.
+    """
+  }
+
+  /// How long a thread waits for the main actor to install the automatic modules before it stops
+  /// the program: 10 s unless set.
+  private static let mainActorWait = Protected(10)
+
+  /// The seconds a thread waits for the main actor to install the automatic modules before it
+  /// stops the program with the fix (0: it stops at once).
+  ///
+  /// For the package's tests.
+  package static var mainActorWaitSeconds: Int {
+    get { mainActorWait.withLock { $0 } }
+    set { mainActorWait.withLock { $0 = max(0, newValue) } }
+  }
+
+  /// Whether something waits for the main actor to install the modules of ``shared``.
+  ///
+  /// For the package's tests.
+  package static var isAwaitingMainActor: Bool {
+    shared.state.withLock { if case .awaitingMainActor = $0.modules { true } else { false } }
+  }
 }

@@ -13,13 +13,6 @@ extension InitializerRegistry {
       .sorted { $0.description < $1.description }
   }
 
-  /// The fix for a near miss of `property`: `"Register any MyApp.Tracking, or forward it:
-  /// forward((any MyApp.Tracking).self, to: ...)"`.
-  package static func nearMissFix(for property: Any.Type) -> String {
-    let name = codeName(property)
-    return "Register \(name), or forward it: forward((\(name)).self, to: ...)"
-  }
-
   private func ownNearMisses(for property: Any.Type) -> [Rule] {
     var types = [optionalType(wrapping: property)]
     // Every type conforms to `Any`, and every class to `AnyObject`: no registration is near.

@@ -18,8 +18,9 @@ internal struct RuleTable {
   /// The rule that first served each pair with no property rule.
   ///
   /// Values it builds are stored without a box, and `$property.rule` finds their rule here.
-  /// Never emptied: such a value outlives the plan that built it.
-  private var firstRules: [Pair: FirstRule] = [:]
+  /// Never emptied: such a value outlives the plan that built it. The rule's description is
+  /// kept, not the registration, so a removed registration's initializer and instance still go.
+  private var firstRules: [Pair: ValueOrigin] = [:]
 
   /// What a rule is for: a container class (nil: the root default), or one property.
   enum Key: Hashable {
@@ -82,8 +83,8 @@ internal struct RuleTable {
       defaultInitializable: property as? any DefaultInitializable.Type,
       wrappedType: wrappedType(of: property))
     // The first rule to serve the pair with no property stays its first rule, for good.
-    let rule = plan.typeRule.map { FirstRule.registration($0.source) }
-    if let rule = rule ?? (plan.defaultInitializable == nil ? nil : .defaultInitializer) {
+    let rule = plan.typeRule.map { ValueOrigin.registration($0.source) }
+    if let rule = rule ?? (plan.defaultInitializable == nil ? nil : .defaultInitializer(property)) {
       let first = firstRules[pair, default: rule]
       (firstRules[pair], plan.isFirstRule) = (first, first.source === rule.source)
     }
@@ -92,7 +93,7 @@ internal struct RuleTable {
   }
 
   /// The first rule of `property` in `containerClass`, if one served it (see `firstRules`).
-  func firstRule(of property: Any.Type, in containerClass: AnyClass) -> FirstRule? {
+  func firstRule(of property: Any.Type, in containerClass: AnyClass) -> ValueOrigin? {
     firstRules[Pair(property, containerClass)]
   }
 
@@ -133,22 +134,6 @@ package struct Plan {
       rule.source.forwardTarget == nil
     else { return nil }
     return rule
-  }
-}
-
-/// The rule that first served a pair with no property rule (see `RuleTable.firstRules`).
-///
-/// It keeps the rule's description, not the registration, so a removed registration's
-/// initializer and instance still go away.
-internal enum FirstRule {
-  case registration(RuleSource)
-  case defaultInitializer
-
-  /// The registration's description; nil for `init()`.
-  var source: RuleSource? { if case .registration(let found) = self { found } else { nil } }
-
-  func rule(of property: Any.Type) -> InitializerRegistry.Rule {
-    source?.rule ?? .defaultInitializer(of: property)
   }
 }
 
@@ -249,22 +234,18 @@ extension InitializerRegistry {
     forwardChain: [Any.Type] = []
   ) -> Decision {
     var decision = Decision(builtType: property)
-    var plans = (first: (type: property, plan: Plan()), wrapped: [(type: Any.Type, plan: Plan)]())
+    var plans: [(type: Any.Type, plan: Plan)] = []
     for registry in registries {
       (plans, decision.tracer) = registry.withState { state in
-        let first = (type: property, plan: state.rules.plan(for: property, in: containerClass))
-        var wrapped: [(type: Any.Type, plan: Plan)] = []
-        var next = first.plan.typeRule == nil ? first.plan.wrappedType : nil
-        while let type = next {
-          wrapped.append((type, state.rules.plan(for: type, in: containerClass)))
-          next = wrapped.last!.plan.wrappedType
+        // The property type's plan; for `T?` with no type rule, `T`'s, and so on for `T??`.
+        var plans = [(type: property, plan: state.rules.plan(for: property, in: containerClass))]
+        while let last = plans.last?.plan, last.typeRule == nil, let type = last.wrappedType {
+          plans.append((type, state.rules.plan(for: type, in: containerClass)))
         }
-        return ((first, wrapped), state.tracer)
+        return (plans, state.tracer)
       }
-      decision.isObserved = plans.first.plan.isObserved
-      guard Self.select(plans.first.plan, plans.wrapped, for: identity, into: &decision) else {
-        continue
-      }
+      decision.isObserved = plans[0].plan.isObserved
+      guard Self.select(plans, for: identity, into: &decision) else { continue }
       decision.owner = registry
       guard followingForwards, let target = decision.registration?.source.forwardTarget else {
         return decision
@@ -281,25 +262,25 @@ extension InitializerRegistry {
     }
     // The plans of the registry searched last (the one asked): whether a type is
     // `DefaultInitializable` does not depend on the registry, nor, there, its first rule.
-    if let initializable = plans.first.plan.defaultInitializable
-      ?? plans.wrapped.lazy.compactMap(\.plan.defaultInitializable).first
-    {
+    let own = plans.first?.plan ?? Plan()
+    if let initializable = plans.lazy.compactMap(\.plan.defaultInitializable).first {
       decision.source = .defaultInitializer(initializable)
-      (decision.builtType, decision.isFirstRule) = (initializable, plans.first.plan.isFirstRule)
+      (decision.builtType, decision.isFirstRule) = (initializable, own.isFirstRule)
     } else if !decision.undecided.isEmpty {
       decision.source = .undecided
-    } else if plans.first.plan.wrappedType != nil {
+    } else if own.wrappedType != nil {
       decision.source = .absentOptional
     }
     return decision
   }
 
-  /// The rule of one registry, from the property type's `plan` and each wrapped type's, written
-  /// into `decision`; false if it has none for the property.
+  /// The rule of one registry, from the property type's plan (first of `plans`) and each wrapped
+  /// type's, written into `decision`; false if it has none for the property.
   private static func select(
-    _ plan: Plan, _ wrapped: [(type: Any.Type, plan: Plan)], for identity: PropertyIdentity,
+    _ plans: [(type: Any.Type, plan: Plan)], for identity: PropertyIdentity,
     into decision: inout Decision
   ) -> Bool {
+    let plan = plans[0].plan
     var found: AnyRegistration?
     for rule in plan.propertyRules {
       guard let target = rule.source.property else { continue }
@@ -328,8 +309,11 @@ extension InitializerRegistry {
       decision.isFirstRule = found == nil && plan.isFirstRule
       return true
     }
-    guard let (type, plan) = wrapped.first(where: { $0.plan.typeRule != nil }) else { return false }
-    (decision.source, decision.builtType) = (.registration(plan.typeRule!), type)
+    // The plans of wrapped types end with the first that has a type rule, if one does.
+    guard let (type, wrapped) = plans.dropFirst().last, let rule = wrapped.typeRule else {
+      return false
+    }
+    (decision.source, decision.builtType) = (.registration(rule), type)
     return true
   }
 }

@@ -70,18 +70,14 @@ package final class PropertyTarget: @unchecked Sendable {
     return fields.count == 1 ? fields[0].offset : nil
   }
 
-  /// `"auditLog"`: the property's name, once its offset is known without an object; nil before
-  /// that, or when reflection cannot tell (a module built without reflection names).
-  var propertyName: String? {
-    guard let offset = offsetWithoutObject else { return nil }
-    return candidates.first { $0.offset == offset }?.name
-  }
-
-  /// The names of the root class's `@Lazy` properties of the type that the key path may name:
-  /// the one it names once that is known (its name may be missing).
-  var candidateNames: [String] {
+  /// `"auditLog"`: the property's name, once its offset is known without an object (nil before
+  /// that, or when reflection cannot tell: a module built without reflection names); and the
+  /// names of the root class's `@Lazy` properties of the type that the key path may name: the
+  /// one it names once that is known (its name may be missing).
+  var names: (name: String?, candidates: [String]) {
     let all = candidates
-    let known = offsetWithoutObject.flatMap { offset in all.first { $0.offset == offset } }
-    return (known.map { [$0] } ?? all).map(\.displayName)
+    guard let offset = offsetWithoutObject, let known = all.first(where: { $0.offset == offset })
+    else { return (nil, all.map(\.displayName)) }
+    return (known.name, [known.displayName])
   }
 }

@@ -91,16 +91,13 @@ extension InitializerRegistry {
   /// registrations it removes kept; all of it is released after unlocking (a singleton's deinit
   /// may resolve).
   internal func change(_ body: (inout RuleTable) -> [AnyRegistration]) {
-    changeState { state in
-      let registrations = body(&state.rules)
-      return (registrations, registrations.map { state.instances.drop($0) })
+    for target in changeTargets {
+      let removed = target.withStateChange { state in
+        let registrations = body(&state.rules)
+        return (registrations, registrations.map { state.instances.drop($0) })
+      }
+      withExtendedLifetime(removed) {}
     }
-  }
-
-  /// Applies `body` to the state of every registry in `changeTargets` (with `withStateChange`);
-  /// what it returns, which it took out of the state, is released after unlocking.
-  internal func changeState(_ body: (inout State) -> Any) {
-    for target in changeTargets { withExtendedLifetime(target.withStateChange(body)) {} }
   }
 
   /// Where registering on this registry adds, the last of `changeTargets`: inside an override
@@ -121,29 +118,31 @@ extension InitializerRegistry {
   /// Unregistering there removes only what the layer holds: to hide a rule of the registry,
   /// register a replacement.
   internal var changeTargets: [InitializerRegistry] {
-    guard _lazyinject_overrides_used() != 0 else { return [self] }
     if let configuring = OverrideScope.configuring, configuring.root == ObjectIdentifier(self) {
       return [configuring]
     }
-    guard let layer = OverrideScope.innermostLayer(over: self) else { return [self] }
+    guard let layer = OverrideScope.layers.last(where: { $0.base == ObjectIdentifier(self) }) else {
+      return [self]
+    }
     return [layer.registry, layer.inForce]
   }
 
-  /// Adds a registration to `registrationTarget`: of `propertyType` for `container` (nil: the
-  /// root default), or for one property (`property`, whose root class is the container); a
-  /// forward to `forwardTarget`.
+  /// Adds a synchronous registration to `registrationTarget`: of `propertyType` for `container`
+  /// (nil: the root default), or for one property (`property`, whose root class is the
+  /// container).
   internal func add<Property>(
     _ propertyType: Property.Type, container: AnyClass? = nil, property: PropertyTarget? = nil,
-    forwardTarget: Any.Type? = nil, scope: Scope, fileID: StaticString, line: UInt,
-    isMainActor: Bool = false, make: @escaping @Sendable (AnyObject) throws -> Property
+    scope: Scope, fileID: StaticString, line: UInt, isMainActor: Bool = false,
+    make: @escaping @Sendable (AnyObject) throws -> Property
   ) {
     add(
-      propertyType, container: container, property: property, forwardTarget: forwardTarget,
-      scope: scope, fileID: fileID, line: line, isMainActor: isMainActor, isAsync: false
+      propertyType, container: container, property: property, scope: scope, fileID: fileID,
+      line: line, isMainActor: isMainActor, isAsync: false
     ) { Registration(source: $0, make: make) }
   }
 
-  /// Adds the registration `make` makes of its source, a synchronous or an async one.
+  /// Adds the registration `make` makes of its source, a synchronous or an async one, or a
+  /// forward to `forwardTarget`.
   internal func add(
     _ propertyType: Any.Type, container: AnyClass?, property: PropertyTarget? = nil,
     forwardTarget: Any.Type? = nil, scope: Scope, fileID: StaticString, line: UInt,
@@ -154,8 +153,7 @@ extension InitializerRegistry {
       RuleSource(
         propertyType: propertyType, containerType: property?.rootClass ?? container, scope: scope,
         fileID: fileID, line: line, isMainActor: isMainActor, isAsync: isAsync,
-        moduleName: module?.name, property: property, forwardTarget: forwardTarget,
-        layer: RuleSource.Layer(depth: target.overrideDepth, isInForce: target.isInForce)))
+        moduleName: module?.name, property: property, forwardTarget: forwardTarget, in: target))
     let (replaced, handler, dropped) = target.withStateChange { state in
       let replaced = state.rules.insert(registration)
       return (replaced, state.duplicateHandler, replaced.map { state.instances.drop($0) })
@@ -343,7 +341,7 @@ extension InitializerRegistry {
     line: UInt = #line, _ initializer: @escaping @Sendable (AnyObject) async throws -> Property
   ) { addAsync(propertyType, scope, fileID, line) { try await initializer($0!) } }
 
-  /// Adds an `AsyncRegistration`; `container` or `property` as for a synchronous one.
+  /// Adds an async registration; `container` or `property` as for a synchronous one.
   internal func addAsync<Property>(
     _ propertyType: Property.Type, container: AnyClass? = nil, property: PropertyTarget? = nil,
     takesSender: Bool = true, _ scope: Scope, _ fileID: StaticString, _ line: UInt,
@@ -352,7 +350,7 @@ extension InitializerRegistry {
     add(
       propertyType, container: container, property: property, scope: scope, fileID: fileID,
       line: line, isAsync: true
-    ) { AsyncRegistration(source: $0, takesSender: takesSender, make: make) }
+    ) { AnyRegistration(source: $0, takesSender: takesSender) { try await make($0) } }
   }
 
   /// Resolves `forwardedType` by resolving `targetType` for the same sender: one instance under
@@ -414,7 +412,7 @@ extension InitializerRegistry {
   ) {
     add(
       forwardedType, container: container, forwardTarget: targetType, scope: .unique,
-      fileID: fileID, line: line, isAsync: false, make: AnyRegistration.init(source:))
+      fileID: fileID, line: line, isAsync: false, make: { AnyRegistration(source: $0) })
   }
 }
 

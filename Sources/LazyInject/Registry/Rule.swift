@@ -130,8 +130,7 @@ extension InitializerRegistry {
     /// `"unique scope"`, `"singleton scope, async"`, or for a forward, `"forwarded to
     /// SharedAnalytics"`.
     package var what: String {
-      let scope = "\(self.scope) scope"
-      return (forwardTargetTypeName.map { "forwarded to \($0)" } ?? scope)
+      (forwardTargetTypeName.map { "forwarded to \($0)" } ?? "\(scope) scope")
         + (isAsync ? ", async" : "")
     }
 
@@ -173,7 +172,23 @@ extension InitializerRegistry {
   /// What the scope keeps, read without copying the scope (a custom scope's name).
   let policy: ScopePolicy
 
-  init(source: RuleSource) { (self.source, policy) = (source, ScopePolicy(source.scope)) }
+  /// For an async rule, its initializer: it awaits the value for a sender (nil for one that takes
+  /// none), called with no lock of LazyInject held.
+  ///
+  /// Only `load()` and `prepare()` build an async rule; a synchronous read gets what its scope
+  /// keeps, or stops with the fix.
+  let asyncInitializer: (@Sendable (AnyObject?) async throws -> Any)?
+
+  /// Whether an async initializer takes the sender: one that takes none can be prepared.
+  let takesSender: Bool
+
+  init(
+    source: RuleSource, takesSender: Bool = true,
+    asyncInitializer: (@Sendable (AnyObject?) async throws -> Any)? = nil
+  ) {
+    (self.source, policy) = (source, ScopePolicy(source.scope))
+    (self.asyncInitializer, self.takesSender) = (asyncInitializer, takesSender)
+  }
 
   package var propertyType: Any.Type { source.propertyType }
   package var containerType: AnyClass? { source.containerType }
@@ -187,36 +202,12 @@ extension InitializerRegistry {
   /// A forward (a plain `AnyRegistration`) has no initializer: the resolution resolves its target.
   func makeAny(_ sender: AnyObject) throws -> Any { fatalError("only a Registration builds") }
 
-  /// Awaits the value for a sender (nil for an initializer that takes none), as `Any`.
-  func makeAsync(_ sender: AnyObject?) async throws -> Any {
-    fatalError("only an AsyncRegistration awaits")
-  }
+  /// Awaits the value of an async rule for a sender (nil for an initializer that takes none), as
+  /// `Any`.
+  func makeAsync(_ sender: AnyObject?) async throws -> Any { try await asyncInitializer!(sender) }
 
   /// Whether `prepare()` builds it: an async rule with no sender, whose scope keeps its instance.
-  var isPreparable: Bool { false }
-}
-
-/// A registration whose initializer awaits: only `load()` and `prepare()` build it; a
-/// synchronous read gets what its scope keeps, or stops with the fix.
-///
-/// `@unchecked Sendable` as its base: its stored properties are `let`s of `Sendable` types.
-final class AsyncRegistration<Property>: AnyRegistration, @unchecked Sendable {
-  /// Builds the value, for a sender if `takesSender`; called with no lock of LazyInject held.
-  let make: @Sendable (AnyObject?) async throws -> Property
-  /// Whether the initializer takes the sender: one that takes none can be prepared.
-  let takesSender: Bool
-
-  init(
-    source: RuleSource, takesSender: Bool,
-    make: @escaping @Sendable (AnyObject?) async throws -> Property
-  ) {
-    (self.make, self.takesSender) = (make, takesSender)
-    super.init(source: source)
-  }
-
-  override func makeAsync(_ sender: AnyObject?) async throws -> Any { try await make(sender) }
-
-  override var isPreparable: Bool { !takesSender && policy != .none }
+  var isPreparable: Bool { asyncInitializer != nil && !takesSender && policy != .none }
 }
 
 /// A registration for properties of type `Property`.
@@ -244,11 +235,14 @@ package final class RuleSource: Sendable {
   let scope: InitializerRegistry.Scope
   package let fileID: StaticString
   package let line: UInt
-  /// Where the registration lives: the registry, or an override layer.
-  package let layer: Layer
+  /// Where the registration lives: 0 for the registry itself; n for the n-th override layer.
+  package let overrideDepth: Int
+  /// Whether it was registered while its override layer was in force rather than by the layer's
+  /// `configure`.
+  let isInForce: Bool
   /// Whether the initializer runs on the main actor.
   let isMainActor: Bool
-  /// Whether the initializer awaits (an `AsyncRegistration`).
+  /// Whether the initializer awaits (the registration's `asyncInitializer`).
   package let isAsync: Bool
   /// The module that made the registration, with its condition, if any.
   let moduleName: String?
@@ -257,39 +251,28 @@ package final class RuleSource: Sendable {
   /// For a forward, the type it resolves instead.
   package let forwardTarget: Any.Type?
 
-  /// The registry, or an override layer, with the part of it the registration belongs to.
-  package struct Layer: Sendable {
-    /// 0 for the registry itself; n for the n-th override layer.
-    package let depth: Int
-    /// Whether it was registered while the layer was in force rather than by its `configure`.
-    let isInForce: Bool
-
-    /// `"override layer 2"`, or `"override layer 2 (in force)"` for a rule registered while the
-    /// layer was in force.
-    package var name: String { "override layer \(depth)" + (isInForce ? " (in force)" : "") }
-  }
-
   init(
     propertyType: Any.Type, containerType: AnyClass?, scope: InitializerRegistry.Scope,
     fileID: StaticString, line: UInt, isMainActor: Bool, isAsync: Bool, moduleName: String?,
-    property: PropertyTarget?, forwardTarget: Any.Type?, layer: Layer
+    property: PropertyTarget?, forwardTarget: Any.Type?, in registry: InitializerRegistry
   ) {
     (self.property, self.forwardTarget, self.propertyType) = (property, forwardTarget, propertyType)
     (self.containerType, self.scope, self.fileID, self.line) = (containerType, scope, fileID, line)
-    (self.layer, self.isMainActor, self.isAsync) = (layer, isMainActor, isAsync)
-    self.moduleName = moduleName
+    (self.isMainActor, self.isAsync, self.moduleName) = (isMainActor, isAsync, moduleName)
+    (overrideDepth, isInForce) = (registry.overrideDepth, registry.isInForce)
   }
 
   /// Built on demand: type names cost more than the rest of a registration (30 µs for long
   /// generic names, measured), and only diagnostics read them.
   var rule: InitializerRegistry.Rule {
-    InitializerRegistry.Rule(
+    let names = property?.names
+    return InitializerRegistry.Rule(
       propertyTypeName: typeName(propertyType), containerTypeName: containerType.map(typeName),
-      isPropertyRule: property != nil, propertyName: property?.propertyName,
-      propertyCandidates: property?.candidateNames ?? [],
+      isPropertyRule: property != nil, propertyName: names?.name,
+      propertyCandidates: names?.candidates ?? [],
       forwardTargetTypeName: forwardTarget.map(typeName),
       source: .registration(fileID: "\(fileID)", line: Int(line)), scope: scope,
-      overrideDepth: layer.depth, isRegisteredInForce: layer.isInForce,
+      overrideDepth: overrideDepth, isRegisteredInForce: isInForce,
       isMainActor: isMainActor, isAsync: isAsync, moduleName: moduleName)
   }
 }

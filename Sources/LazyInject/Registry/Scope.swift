@@ -76,18 +76,20 @@ internal enum ScopePolicy: Equatable {
 internal struct InstanceStore {
   typealias Scope = InitializerRegistry.Scope
   typealias Waiter = CheckedContinuation<Void, Never>
-  /// A build under way: its thread, and its scope with that scope's generation when it started.
-  private typealias Build = (thread: UnsafeRawPointer, scope: Scope, generation: Int)
+  /// A build under way: its scope, with that scope's generation when it started; for a
+  /// synchronous build, its thread; for an async one (see `asyncInstance`), the tasks that wait
+  /// for it, resumed when it ends.
+  private typealias Build = (
+    thread: UnsafeRawPointer?, scope: Scope, generation: Int, waiters: [Waiter]
+  )
 
   /// What is kept for a registration, by its identity.
   private var kept: [ObjectIdentifier: Kept] = [:]
-  /// The thread building each registration's instance, and the scope's generation then.
-  private var builders: [ObjectIdentifier: Build] = [:]
+  /// The build of each registration's instance under way (a rule's are all synchronous, or all
+  /// async).
+  private var builds: [ObjectIdentifier: Build] = [:]
   /// How many times each scope was reset: a build that started before a reset keeps nothing.
   private var generations: [Scope: Int] = [:]
-  /// The async builds under way (see `asyncInstance`): their scope's generation when they
-  /// started, and the tasks that wait for them, resumed when they end.
-  private var asyncBuilds = [ObjectIdentifier: (scope: Scope, generation: Int, waiters: [Waiter])]()
   /// The handles of shared values handed to one read without being kept, by scope, held weakly:
   /// a reset of the scope empties them too.
   private var handedOut: [Scope: [Handle]] = [:]
@@ -190,10 +192,9 @@ internal struct InstanceStore {
   /// and the handles of the scope's values (kept or handed out) for the caller to empty.
   mutating func reset(_ scope: Scope?) -> (dropped: [Any], handles: [_LazyObjectBox]) {
     let dropped = kept.filter { scope == nil || $0.value.registration.scope == scope }
-    var scopes = Set(
-      dropped.values.map(\.registration.scope) + builders.values.map(\.scope)
-        + asyncBuilds.values.map(\.scope) + handedOut.keys)
-    if let scope { scopes = [scope] }
+    let scopes: Set<Scope> =
+      scope.map { [$0] }
+      ?? Set(dropped.values.map(\.registration.scope) + builds.values.map(\.scope) + handedOut.keys)
     for key in dropped.keys { kept[key] = nil }
     for scope in scopes { generations[scope, default: 0] += 1 }
     let handles =
@@ -224,7 +225,7 @@ internal struct InstanceStore {
 
   /// The thread building `registration`'s instance, if any.
   func builder(of registration: AnyRegistration) -> UnsafeRawPointer? {
-    builders[ObjectIdentifier(registration)]?.thread
+    builds[ObjectIdentifier(registration)]?.thread
   }
 
   /// Notes that `thread` builds `registration`'s instance, or with nil, that the build ended;
@@ -233,9 +234,9 @@ internal struct InstanceStore {
   mutating func setBuilder(_ thread: UnsafeRawPointer?, of registration: AnyRegistration) -> Bool {
     let key = ObjectIdentifier(registration)
     guard let thread else {
-      return builders.removeValue(forKey: key)?.generation != generation(of: registration.scope)
+      return builds.removeValue(forKey: key)?.generation != generation(of: registration.scope)
     }
-    builders[key] = (thread, registration.scope, generation(of: registration.scope))
+    builds[key] = (thread, registration.scope, generation(of: registration.scope), [])
     return false
   }
 
@@ -243,18 +244,18 @@ internal struct InstanceStore {
   /// true; or, if another task does, returns false, and `waiter` is resumed when that build ends.
   mutating func claimAsyncBuild(of registration: AnyRegistration, orWait waiter: Waiter) -> Bool {
     let key = ObjectIdentifier(registration)
-    guard asyncBuilds[key] == nil else {
-      asyncBuilds[key]?.waiters.append(waiter)
+    guard builds[key] == nil else {
+      builds[key]?.waiters.append(waiter)
       return false
     }
-    asyncBuilds[key] = (registration.scope, generation(of: registration.scope), [])
+    builds[key] = (nil, registration.scope, generation(of: registration.scope), [])
     return true
   }
 
   /// Ends the async build of `registration`: whether its scope was reset meanwhile, and the
   /// tasks to resume (after unlocking).
   mutating func endAsyncBuild(of registration: AnyRegistration) -> (wasReset: Bool, [Waiter]) {
-    let build = asyncBuilds.removeValue(forKey: ObjectIdentifier(registration))
+    let build = builds.removeValue(forKey: ObjectIdentifier(registration))
     return (build?.generation != generation(of: registration.scope), build?.waiters ?? [])
   }
 }

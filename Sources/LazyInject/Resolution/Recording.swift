@@ -11,8 +11,10 @@ extension InitializerRegistry {
   /// until ``stopRecording()``: what an app's launch builds, when, on which thread, for whom.
   ///
   /// ```swift
-  /// @main struct NewsApp: App {
-  ///   init() {
+  /// enum LaunchRecording {
+  ///   /// Called first thing at launch: in the `App`'s `init()`, or
+  ///   /// `application(_:didFinishLaunchingWithOptions:)`.
+  ///   static func start() {
   ///     #if DEBUG
   ///       InitializerRegistry.startRecording()
   ///     #endif
@@ -34,12 +36,10 @@ extension InitializerRegistry {
   /// recorded when it ends.
   public static func stopRecording() -> Timeline {
     _lazyinject_set_recording(0)
-    guard
-      let (start, entries) = Recorder.entries.withLock({ recorded in
-        defer { recorded = nil }
-        return recorded
-      })
-    else { return Timeline(builds: [], waits: []) }
+    let (start, entries) = Recorder.entries.withLock { recorded in
+      defer { recorded = nil }
+      return recorded ?? (0, [])
+    }
     return Timeline(entries.filter { $0.start >= start }, since: start)
   }
 }
@@ -50,9 +50,9 @@ internal enum Recorder {
     let rule: InitializerRegistry.Rule?  // nil for a wait
     let step: WaitGraph.Step
     let entry: InitializerRegistry.Timeline.Build.Entry
-    let thread: UInt
+    /// `"t"` and the thread's address, or for an async build or wait, `"a"` and its task's hash.
+    let track: String
     let isMainThread: Bool
-    let task: Int?
     let start: UInt64
     let end: UInt64
   }
@@ -60,27 +60,27 @@ internal enum Recorder {
   /// When recording started, and what was recorded since; nil when not recording.
   static let entries = Protected<(UInt64, [Entry])?>(nil)
 
-  /// Whether anything records: a bit of the flags word that turns the fast path off.
-  @inline(__always) static var isOn: Bool { _lazyinject_overrides_used() & 2 != 0 }
-
   static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
 
-  /// The time now, if recording: what `note` takes as a start.
-  static var start: UInt64 { isOn ? now : 0 }
+  /// The time now if recording (a bit of the flags word that turns the fast path off), else 0:
+  /// what `note` takes as a start.
+  @inline(__always) static var start: UInt64 { _lazyinject_overrides_used() & 2 == 0 ? 0 : now }
 
   /// Records a build by `rule` (nil: a wait) of `step` since `start`, unless `start` is 0; a
-  /// synchronous build's step is the innermost resolution's.
+  /// synchronous build's step is the innermost resolution's; `entry` is an async one's.
   static func note(
     _ rule: InitializerRegistry.Rule?, _ step: WaitGraph.Step? = nil,
     entry: InitializerRegistry.Timeline.Build.Entry? = nil, since start: UInt64
   ) {
-    guard start != 0, let frame = step ?? ResolutionFrame.current?.pointee.step else { return }
-    let isExplicit = ResolutionFrame.current?.pointee.slot == nil
-    let task = withUnsafeCurrentTask { $0?.hashValue }
+    let frame = ResolutionFrame.current?.pointee
+    guard start != 0, let step = step ?? frame?.step else { return }
+    let track =
+      entry == nil
+      ? "t\(UInt(bitPattern: _lazyinject_thread_identity()))"
+      : "a\(withUnsafeCurrentTask { $0?.hashValue } ?? 0)"
     let recorded = Entry(
-      rule: rule, step: frame, entry: entry ?? (isExplicit ? .resolve : .read),
-      thread: UInt(bitPattern: _lazyinject_thread_identity()),
-      isMainThread: isOnMainActor(), task: task, start: start, end: now)
+      rule: rule, step: step, entry: entry ?? (frame?.slot == nil ? .resolve : .read),
+      track: track, isMainThread: isOnMainActor(), start: start, end: now)
     entries.withLock { $0?.1.append(recorded) }
   }
 }

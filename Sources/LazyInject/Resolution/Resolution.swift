@@ -62,6 +62,9 @@ extension InitializerRegistry {
   }
 
   /// Records in `outcome` what the resolution of `frame` used, and tells the tracer.
+  ///
+  /// Out of line, like the errors: a deep chain of resolutions pays the stack of this function's
+  /// temporaries only once.
   @inline(never) private static func finish(
     _ served: Served, frame: UnsafeMutablePointer<ResolutionFrame>, for container: AnyObject,
     outcome: inout Outcome
@@ -69,9 +72,12 @@ extension InitializerRegistry {
     outcome.uses = frame.pointee.uses
     // A value its pair's first rule built with no layer is stored unboxed: only the registry's.
     outcome.isFirstRule = outcome.isFirstRule && outcome.uses.isEmpty && outcome.handle == nil
-    if let tracer = served.tracer, let origin = outcome.origin {
-      trace(origin, in: type(of: container), since: served.start, to: tracer)
-    }
+    guard let tracer = served.tracer, let origin = outcome.origin else { return }
+    SlotLock.assertNoLockHeld()
+    tracer(
+      ResolutionEvent(
+        origin: origin, containerClass: type(of: container), depth: frame.pointee.depth,
+        start: served.start))
   }
 
   /// What serves a resolution: the decision's answer, narrowed to what the build needs.
@@ -209,20 +215,6 @@ extension InitializerRegistry {
     @usableFromInline mutating func noteBuilt(by registration: AnyRegistration) {
       origin = .registration(registration.source)
     }
-  }
-
-  /// Sends the event of a resolution that started at `start` to `tracer`.
-  ///
-  /// Out of line, like the error above: a deep chain of resolutions pays the stack of this
-  /// function's temporaries only once.
-  @inline(never) private static func trace(
-    _ origin: ValueOrigin, in containerClass: AnyClass, since start: UInt64,
-    to tracer: @Sendable (ResolutionEvent) -> Void
-  ) {
-    SlotLock.assertNoLockHeld()
-    let depth = ResolutionFrame.current?.pointee.depth ?? 0
-    tracer(
-      ResolutionEvent(origin: origin, containerClass: containerClass, depth: depth, start: start))
   }
 }
 

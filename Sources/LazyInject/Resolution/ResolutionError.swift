@@ -102,7 +102,6 @@ extension ResolutionError {
   ) -> ResolutionError {
     let (name, container) = (typeName(property), typeName(containerClass))
     let propertyPath = frame.slot == nil ? nil : frame.propertyPath
-    let searched = ancestry(of: containerClass)
     let layers = InitializerRegistry.layerCount(of: registries)
     let registered = registries.flatMap { registry in
       registry.withState { $0.rules.registrations(for: property) }
@@ -112,14 +111,13 @@ extension ResolutionError {
       )
     }
     let nearMisses = InitializerRegistry.nearMisses(for: property, in: registries)
-    let chain = ResolutionFrame.chain
     let inLayers =
       layers == 0
       ? "" : " in each of \(layers) override layer\(layers == 1 ? "" : "s") and the registry"
-    var lines =
-      ["LazyInject could not build \(name) for \(propertyPath ?? container)."] + neededBy(chain)
+    var lines = ["LazyInject could not build \(name) for \(propertyPath ?? container)."]
+    lines += neededBy(ResolutionFrame.chain)
     lines.append(
-      "Searched, in order\(inLayers): \(searched.map(typeName).joined(separator: ", ")), then the root default."
+      "Searched, in order\(inLayers): \(ancestry(of: containerClass).map(typeName).joined(separator: ", ")), then the root default."
     )
     if registered.isEmpty {
       lines.append(

@@ -45,14 +45,10 @@ import _LazyInjectShims
     (self.depth, building, uses, isMerged) = (depth, nil, LayersUsed(), false)
   }
 
-  /// The container's class.
-  var containerClass: AnyClass {
-    type(of: Unmanaged<AnyObject>.fromOpaque(container).takeUnretainedValue())
-  }
-
   /// What it builds, as messages name it.
   var step: WaitGraph.Step {
-    .property(property, in: containerClass, offset: slot.map { $0 - container })
+    let object = Unmanaged<AnyObject>.fromOpaque(container).takeUnretainedValue()
+    return .property(property, in: type(of: object), offset: slot.map { $0 - container })
   }
 
   /// `"ResourceLoader in UsersViewController.resourceLoader"`; without the property's name for

@@ -33,12 +33,21 @@ extension InitializerRegistry {
     let handle =
       outcome.handles
       ?? frame.pointee.slot.map { _ in Handles(Property.self, rule: registration.source) }
-    let (value, box) =
-      registration.source.isAsync
-      ? try keptAsync(registration, frame: frame, stack: stack, handle: handle)
-      : try sharedInstance(of: registration, frame: frame, stack: stack, handle: handle) {
-        try Self.build(registration, as: property, for: container)
-      }
+    guard registration.source.isAsync else {
+      let (value, box) = try sharedInstance(
+        of: registration, frame: frame, stack: stack, handle: handle
+      ) { try Self.build(registration, as: property, for: container) }
+      outcome.handle = box
+      return value as! Property
+    }
+    // What the scope keeps, or the error that says to prepare or load it: a synchronous
+    // resolution never awaits.
+    let adopters = adopters(in: stack)
+    guard registration.policy != .none,
+      let (value, box) = withState({
+        kept(registration, in: &$0, adopters: adopters, handle: handle, uses: &frame.pointee.uses)
+      })
+    else { throw ResolutionError.requiresLoad(frame.pointee.summary, registration) }
     outcome.handle = box
     return value as! Property
   }
@@ -58,21 +67,6 @@ extension InitializerRegistry {
       }
       return try unsafeDowncast(registration, to: Registration<Property>.self).make(container)
     } catch { throw failure(error, of: registration) }
-  }
-
-  /// What the scope of the async `registration` keeps, for a synchronous read, which never
-  /// awaits: or the error that says to prepare or load it.
-  private func keptAsync(
-    _ registration: AnyRegistration, frame: UnsafeMutablePointer<ResolutionFrame>,
-    stack: OverrideStack?, handle: Handles?
-  ) throws -> (Any, _LazyObjectBox?) {
-    let adopters = adopters(in: stack)
-    guard registration.policy != .none,
-      let found = withState({
-        kept(registration, in: &$0, adopters: adopters, handle: handle, uses: &frame.pointee.uses)
-      })
-    else { throw ResolutionError.requiresLoad(frame.pointee.summary, registration) }
-    return found
   }
 
   /// How to make the handle that the slots of one property type share for a shared value, and
@@ -268,6 +262,7 @@ extension InitializerRegistry {
       }
       return try await AsyncChain.with(step) {
         try await OverrideScope.$sharedBuild.withValue(record) {
+          SlotLock.assertNoLockHeld()
           do { return try await registration.makeAsync(container) } catch {
             throw Self.failure(error, of: registration)
           }

@@ -1,12 +1,18 @@
 extension InitializerRegistry {
   /// What was built between ``startRecording()`` and ``stopRecording()``, and every wait for
   /// another thread's or task's build: to write as a trace (``traceEventJSON``) that Perfetto,
-  /// `chrome://tracing` and Speedscope open, or to summarize (`LazyInjectChecks`).
+  /// `chrome://tracing` and Speedscope open, or to analyze with `LazyInjectChecks` (its
+  /// summary, chart, and each build's parent and own time).
   ///
   /// ```swift
-  /// let timeline = InitializerRegistry.stopRecording()
-  /// let file = URL.temporaryDirectory.appending(path: "launch.json")
-  /// try timeline.traceEventJSON.write(to: file, atomically: true, encoding: .utf8)
+  /// import Foundation
+  /// import LazyInject
+  ///
+  /// func saveLaunchTrace() throws {
+  ///   let timeline = InitializerRegistry.stopRecording()
+  ///   let file = FileManager.default.temporaryDirectory.appendingPathComponent("launch.json")
+  ///   try timeline.traceEventJSON.write(to: file, atomically: true, encoding: .utf8)
+  /// }
   /// ```
   public struct Timeline: Sendable {
     /// The builds, in the order they started.
@@ -30,148 +36,99 @@ extension InitializerRegistry {
 
       /// Its index in ``Timeline/builds``.
       public let id: Int
-      /// The build it is nested in (whose initializer asked for it), if any.
-      public let parentID: Int?
       /// The rule that built it: its type and scope.
       public let rule: Rule
       /// What it was built for, as in `"UsersViewController.resourceLoader"`; the container's
-      /// class alone for `resolve`, `"prepare()"` for a build with no sender.
+      /// class alone for `resolve` and `load()`, `"prepare()"` for a build with no sender.
       public let builtFor: String
       /// How it was asked for.
       public let entry: Entry
-      /// The thread it ran on (for an async build, where it started), numbered from 1 in the
-      /// order threads first appear.
-      public let thread: Int
-      /// Whether it ran on the main thread: the main actor's (on Linux, a thread draining the main
-      /// queue counts).
-      public let isOnMainThread: Bool
-      /// The task of an async build, and of the builds nested in one, numbered from 1; nil for
-      /// a synchronous build outside any async one.
-      public let task: Int?
+      /// Where it ran: its thread, or for an async build, its task.
+      public let track: Track
       /// Since ``InitializerRegistry/startRecording()``.
       public let startNanoseconds: UInt64
-      /// Builds nested in it included.
+      /// Builds nested in it included (an initializer that asked for them).
       public let durationNanoseconds: UInt64
-      /// Its own initializer's time: its duration less its nested builds and waits.
-      public let selfNanoseconds: UInt64
-      /// How long it waited, directly, for builds under way on other threads or tasks.
-      public let waitNanoseconds: UInt64
     }
 
     /// A wait for a shared instance or a property that another thread or task was building.
     public struct Wait: Sendable {
       /// What the waiting reader needed, as in `"Api in Screen.api"`.
       public let waitedFor: String
-      /// The build it happened in, if any: the one it delayed.
-      public let buildID: Int?
-      /// The waiting thread, numbered as ``Build/thread``.
-      public let thread: Int
-      /// Whether the waiting thread is the main thread, as ``Build/isOnMainThread``.
-      public let isOnMainThread: Bool
-      /// The waiting task, numbered as ``Build/task``, within an async build.
-      public let task: Int?
+      /// The waiting thread, or task for an async build's wait.
+      public let track: Track
       /// Since ``InitializerRegistry/startRecording()``.
       public let startNanoseconds: UInt64
       /// How long it waited.
       public let durationNanoseconds: UInt64
     }
 
-    init(builds: [Build], waits: [Wait]) { (self.builds, self.waits) = (builds, waits) }
+    /// A thread, or an async build's task: numbered from 1 in the order they first appear.
+    public enum Track: Hashable, Sendable, CustomStringConvertible {
+      case mainThread
+      case thread(Int)
+      case task(Int)
 
-    /// Nests `entries` (parents by containment on a thread, or on a task for async builds and
-    /// what they build) and numbers their threads and tasks.
+      /// `"main thread"`, `"thread 2"` or `"task 1"`.
+      public var description: String {
+        switch self {
+        case .mainThread: "main thread"
+        case .thread(let number): "thread \(number)"
+        case .task(let number): "task \(number)"
+        }
+      }
+    }
+
+    /// The timeline of `entries`, recorded since `origin`, in the order they started.
     init(_ entries: [Recorder.Entry], since origin: UInt64) {
-      let sorted = entries.sorted { ($0.start, $1.end) < ($1.start, $0.end) }
-      var (threads, tasks) = ([UInt: Int](), [Int: Int]())
-      var (stacks, parents, isOnTask) = ([String: [Int]](), [Int?](), [Bool]())
-      var (builds, waits) = ([(Recorder.Entry, Int?)](), [(Recorder.Entry, Int?)]())
-      for entry in sorted {
-        let isAsync = entry.entry == .load || entry.entry == .prepare
-        let keys = ["t\(entry.thread)", entry.task.map { "a\($0)" } ?? ""]
-        var parent: Int?
-        for key in keys[(isAsync ? 1 : 0)...] where parent == nil {
-          while let top = stacks[key]?.last, builds[top].0.end < entry.end {
-            stacks[key]?.removeLast()
-          }
-          parent = stacks[key]?.last
-        }
-        threads[entry.thread] = threads[entry.thread] ?? threads.count + 1
-        guard entry.rule != nil else {
-          waits.append((entry, parent))
-          continue
-        }
-        let onTask = isAsync || parent.map { isOnTask[$0] } ?? false
-        stacks[keys[onTask ? 1 : 0], default: []].append(builds.count)
-        if onTask, let task = entry.task { tasks[task] = tasks[task] ?? tasks.count + 1 }
-        builds.append((entry, parent))
-        isOnTask.append(onTask)
-        parents.append(parent)
+      var numbers = [String: Int]()
+      let tracked = entries.sorted { ($0.start, $1.end) < ($1.start, $0.end) }.map { entry in
+        let number =
+          numbers[entry.track] ?? numbers.keys.filter { $0.first == entry.track.first }.count + 1
+        numbers[entry.track] = number
+        let track: Track = entry.isMainThread ? .mainThread : .thread(number)
+        return (entry, entry.track.first == "a" ? .task(number) : track)
       }
-      let children = Dictionary(grouping: builds.indices.filter { parents[$0] != nil }) {
-        parents[$0]!
-      }
-      let waited = Dictionary(grouping: waits.filter { $0.1 != nil }) { $0.1! }
-      self.builds = builds.indices.map { id in
-        let (entry, parent) = builds[id]
-        let wait = waited[id, default: []].reduce(0) { $0 + $1.0.end - $1.0.start }
-        let nested = children[id, default: []].reduce(0) {
-          $0 + builds[$1].0.end - builds[$1].0.start
-        }
+      builds = tracked.filter { $0.0.rule != nil }.enumerated().map { id, tracked in
+        let (entry, track) = tracked
         return Build(
-          id: id, parentID: parent, rule: entry.rule!,
+          id: id, rule: entry.rule!,
           builtFor: entry.entry == .prepare ? "prepare()" : entry.step.container,
-          entry: entry.entry, thread: threads[entry.thread]!, isOnMainThread: entry.isMainThread,
-          task: isOnTask[id] ? entry.task.flatMap { tasks[$0] } : nil,
-          startNanoseconds: entry.start - origin, durationNanoseconds: entry.end - entry.start,
-          selfNanoseconds: entry.end - entry.start - min(entry.end - entry.start, nested + wait),
-          waitNanoseconds: wait)
+          entry: entry.entry, track: track, startNanoseconds: entry.start - origin,
+          durationNanoseconds: entry.end - entry.start)
       }
-      self.waits = waits.map { entry, parent in
+      waits = tracked.filter { $0.0.rule == nil }.map { entry, track in
         Wait(
-          waitedFor: entry.step.summary, buildID: parent, thread: threads[entry.thread]!,
-          isOnMainThread: entry.isMainThread,
-          task: parent.flatMap { isOnTask[$0] ? entry.task.flatMap { tasks[$0] } : nil },
-          startNanoseconds: entry.start - origin, durationNanoseconds: entry.end - entry.start)
+          waitedFor: entry.step.summary, track: track, startNanoseconds: entry.start - origin,
+          durationNanoseconds: entry.end - entry.start)
       }
     }
 
     /// The timeline in the Chrome trace event format: builds and waits as complete events
-    /// (`"ph": "X"`, times in microseconds) on a track per thread, or per task for async builds
-    /// and what they build, nested as they ran; each track named.
+    /// (`"ph": "X"`, times in microseconds) on a track per thread, or per task for async builds,
+    /// nested as they ran; each track named (`"ph": "M"`).
     public var traceEventJSON: String {
-      func event(
-        _ name: String, _ category: String, _ start: UInt64, _ duration: UInt64,
-        _ track: Int, _ arguments: String
-      ) -> String {
-        "{\"name\":\(quoted(name)),\"cat\":\"\(category)\",\"ph\":\"X\",\"ts\":\(Double(start) / 1000)"
-          + ",\"dur\":\(Double(duration) / 1000),\"pid\":1,\"tid\":\(track),\"args\":{\(arguments)}}"
+      let tracks = Array(Set(builds.map(\.track) + waits.map(\.track)))
+      func event(_ name: String, _ track: Track, _ start: UInt64, _ duration: UInt64) -> String {
+        "{\"name\":\(quoted(name)),\"ph\":\"X\",\"ts\":\(Double(start) / 1000),\"dur\":"
+          + "\(Double(duration) / 1000),\"pid\":1,\"tid\":\(tracks.firstIndex(of: track)! + 1)}"
       }
       func quoted(_ text: String) -> String {
-        "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
+        "\"" + text.map { $0 == "\"" || $0 == "\\" ? "\\\($0)" : "\($0)" }.joined() + "\""
       }
-      var tracks = [Int: String]()
-      var events = builds.map { build in
-        let track = build.task.map { 10_000 + $0 } ?? build.thread
-        tracks[track] =
-          build.task.map { "task \($0)" }
-          ?? (build.isOnMainThread ? "main thread" : "thread \(build.thread)")
-        return event(
-          build.rule.propertyTypeName, "build", build.startNanoseconds, build.durationNanoseconds,
-          track,
-          "\"for\":\(quoted(build.builtFor)),\"rule\":\(quoted("\(build.rule)")),\"entry\":\"\(build.entry)\""
-        )
-      }
-      events += waits.map { wait in
-        let track = wait.task.map { 10_000 + $0 } ?? wait.thread
-        tracks[track] =
-          tracks[track] ?? (wait.isOnMainThread ? "main thread" : "thread \(wait.thread)")
-        return event(
-          "waiting for \(wait.waitedFor)", "wait", wait.startNanoseconds, wait.durationNanoseconds,
-          track, "")
-      }
-      events += tracks.map { track, name in
-        "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":\(track),\"args\":{\"name\":\(quoted(name))}}"
-      }
+      let events =
+        builds.map {
+          event(
+            "\($0.rule.propertyTypeName) for \($0.builtFor)", $0.track, $0.startNanoseconds,
+            $0.durationNanoseconds)
+        }
+        + waits.map {
+          event(
+            "waiting for \($0.waitedFor)", $0.track, $0.startNanoseconds, $0.durationNanoseconds)
+        }
+        + tracks.indices.map {
+          "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":\($0 + 1),\"args\":{\"name\":\(quoted("\(tracks[$0])"))}}"
+        }
       return "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n" + events.joined(separator: ",\n")
         + "\n]}\n"
     }

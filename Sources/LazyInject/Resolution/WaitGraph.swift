@@ -9,14 +9,14 @@ import _LazyInjectShims
 /// would never end: the thread reports the cycle instead. A chain that reaches a thread that is
 /// not waiting (merely slow) means no cycle, and the thread waits. The last thread to close a
 /// cycle is the one that finds it, since every other thread in it is recorded by then.
-internal enum WaitGraph {
+package enum WaitGraph {
   /// Something a thread can wait for.
   enum Resource: Equatable {
     case slot(UnsafeRawPointer)
     case registration(ObjectIdentifier)
   }
 
-  private struct Waiter {
+  fileprivate struct Waiter {
     /// The waiting thread, or the waiting task's `AsyncChain`.
     let id: UnsafeRawPointer
     let resource: Resource
@@ -38,8 +38,6 @@ internal enum WaitGraph {
     var resource: Resource {
       registration.map { .registration($0) } ?? .slot(UnsafeRawPointer(bitPattern: slot)!)
     }
-
-    var summary: String { what.summary }
 
     /// Whether it builds `resource`.
     func holds(_ resource: Resource) -> Bool {
@@ -70,7 +68,7 @@ internal enum WaitGraph {
     var container: String {
       switch self {
       case .property(_, let containerClass, let offset):
-        let name = offset.map { "." + StoredField.name(at: $0, in: containerClass) } ?? ""
+        let name = offset.map { "." + LazyField.name(at: $0, in: containerClass) } ?? ""
         return typeName(containerClass) + name
       case .rule(let source): return "\(source.rule)"
       }
@@ -79,8 +77,9 @@ internal enum WaitGraph {
 
   private static let waiters = Protected<[Waiter]>([])
 
-  /// Whether a thread or task waits for a build under way of a `property` value.
-  static func isWaiting(for property: Any.Type) -> Bool {
+  /// Whether a thread or task waits for a build under way of a `property` value: for the
+  /// package's tests.
+  package static func isWaiting(for property: Any.Type) -> Bool {
     waiters.withLock { waiters in
       waiters.contains {
         guard case .property(let type, _, _)? = $0.chain.last?.what else { return false }
@@ -118,14 +117,14 @@ internal enum WaitGraph {
     }
     guard let hops else { return nil }
     // The message is built after unlocking: other threads may be recording their waits.
-    var (steps, wanted) = (chain.map(\.summary), resource)
+    var (steps, wanted) = (chain.map(\.what.summary), resource)
     for hop in hops {
       let start = hop.chain.firstIndex { $0.holds(wanted) } ?? 0
-      steps += hop.chain[start...].map { "\($0.summary) (being built on another thread)" }
+      steps += hop.chain[start...].map { "\($0.what.summary) (being built on another thread)" }
       wanted = hop.resource
     }
     if let closing = chain.first(where: { $0.holds(wanted) }) {
-      steps.append("\(closing.summary) (being built on this thread)")
+      steps.append("\(closing.what.summary) (being built on this thread)")
     }
     return .dependencyCycle(steps: steps, acrossThreads: true)
   }
@@ -167,6 +166,6 @@ internal final class AsyncChain: Sendable {
   static func cycle(closedBy step: WaitGraph.Held) -> ResolutionError? {
     let steps = current?.steps ?? []
     guard steps.contains(where: { $0.holds(step.resource) }) else { return nil }
-    return .dependencyCycle(steps: steps.map(\.summary) + [step.summary])
+    return .dependencyCycle(steps: steps.map(\.what.summary) + [step.what.summary])
   }
 }

@@ -21,12 +21,8 @@ extension Optional: _OptionalDependency {
 
 /// `value` with every level of `Optional` around it removed; nil if one of them is `.none`.
 internal func unwrappingOptionals(_ value: Any) -> Any? {
-  var current = value
-  while let optional = current as? any _OptionalDependency {
-    guard let wrapped = optional.wrappedValue else { return nil }
-    current = wrapped
-  }
-  return current
+  guard let optional = value as? any _OptionalDependency else { return value }
+  return optional.wrappedValue.flatMap(unwrappingOptionals)
 }
 
 /// `T` for `T?`; nil for a type that is not optional.

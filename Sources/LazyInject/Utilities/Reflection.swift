@@ -1,94 +1,11 @@
 @_spi(Reflection) import Swift
 import _LazyInjectShims
 
-/// A stored property of a class, as its metadata describes it.
-package struct StoredField {
-  /// The name as declared, without the underscore of a property wrapper's storage (`@Lazy var
-  /// loader` is stored as `_loader`); nil where the module was built without reflection names.
-  package let name: String?
-  package let offset: Int
-  package let type: Any.Type
-
-  /// Why the stored properties of a class cannot be listed.
-  package enum Unreadable: Error {
-    /// This OS has no field reflection (before iOS 13.4, macOS 10.15.4, tvOS 13.4, watchOS 6.2).
-    case unavailableOnThisOS
-    /// The class, or a superclass, was built without reflection metadata.
-    case missingMetadata(AnyClass)
-    /// The class, or a superclass, is an Objective-C class (such as one declared
-    /// `@objc @implementation`), whose properties Swift reflection does not list.
-    case objectiveCClass(AnyClass)
-
-    /// Why, and the fix, for a message about `subject`.
-    package func message(_ subject: String) -> String {
-      let reason =
-        switch self {
-        case .unavailableOnThisOS:
-          "This OS has no field reflection (it came with iOS 13.4, macOS 10.15.4, tvOS 13.4 and"
-            + " watchOS 6.2). Fix: run the check on a newer OS, or a simulator of one."
-        case .missingMetadata(let owner):
-          "The reflection metadata of \(typeName(owner)) is missing. Fix: build the module that"
-            + " declares it with reflection metadata (the default; not with"
-            + " -disable-reflection-metadata or SWIFT_REFLECTION_METADATA_LEVEL = none)."
-        case .objectiveCClass(let owner):
-          "\(typeName(owner)) is an Objective-C class (or @objc @implementation), whose"
-            + " properties Swift reflection does not list. Fix: check a Swift subclass instead."
-        }
-      return "LazyInject cannot list the stored properties of \(subject), so none was checked.\n"
-        + reason
-    }
-  }
-
-  /// What is written for a property whose name reflection cannot tell.
-  package static let unnamed =
-    "(a property whose name is missing: its module was built without reflection names,"
-    + " SWIFT_REFLECTION_METADATA_LEVEL = without-names)"
-
-  /// The stored properties of `containerClass` and its superclasses.
-  ///
-  /// - Throws: Why they cannot be listed: where reflection metadata was left out, the standard
-  ///   library would list none, as for a class with no stored property.
-  package static func fields(of containerClass: AnyClass) throws(Unreadable) -> [StoredField] {
-    guard #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) else {
-      throw .unavailableOnThisOS
-    }
-    for owner in ancestry(of: containerClass) {
-      let metadata = unsafeBitCast(owner, to: UnsafeRawPointer.self)
-      guard _lazyinject_is_swift_class(metadata) != 0 else {
-        // An Objective-C ancestor of a Swift class declares no Swift field; the class itself
-        // must be a Swift one.
-        if owner == containerClass { throw .objectiveCClass(owner) }
-        break
-      }
-      guard _lazyinject_has_field_records(metadata) != 0 else { throw .missingMetadata(owner) }
-    }
-    var fields: [StoredField] = []
-    // `.classType` (1 << 0; the static property is not concurrency-safe) lists the superclasses'
-    // stored properties too.
-    let isListed = _forEachField(of: containerClass, options: _EachFieldOptions(rawValue: 1 << 0)) {
-      field, offset, type, _ in
-      let stored = String(cString: field)
-      let name = stored.hasPrefix("_") ? String(stored.dropFirst()) : stored
-      fields.append(StoredField(name: name.isEmpty ? nil : name, offset: offset, type: type))
-      return true
-    }
-    guard isListed else { throw .missingMetadata(containerClass) }
-    return fields
-  }
-
-  /// The name of the property at `offset` in objects of `containerClass`, or a phrase that says
-  /// why it is unknown.
-  package static func name(at offset: Int, in containerClass: AnyClass) -> String {
-    guard let field = try? fields(of: containerClass).first(where: { $0.offset == offset })
-    else { return "(a property whose name is missing: no reflection metadata)" }
-    return field.name ?? unnamed
-  }
-}
-
 /// A stored `@Lazy` or `@WeakLazy` property of a class, found by reflection of its class's
 /// metadata: nothing of an object is read to find it.
 package struct LazyField {
-  /// The name as declared, as in `"auditLog"`; nil without reflection names.
+  /// The name as declared, as in `"auditLog"` (without the underscore of its storage, `_auditLog`);
+  /// nil where the module was built without reflection names.
   package let name: String?
   /// The offset of the property's slot in an object of the class.
   package let offset: Int
@@ -101,8 +18,24 @@ package struct LazyField {
   /// The class that declares it: the class itself or a superclass.
   package let declaringClass: AnyClass
 
+  /// Why the stored properties of a class cannot be listed.
+  package enum Unreadable: Error {
+    /// This OS has no field reflection (before iOS 13.4, macOS 10.15.4, tvOS 13.4, watchOS 6.2).
+    case unavailableOnThisOS
+    /// The class, or a superclass, was built without reflection metadata.
+    case missingMetadata(AnyClass)
+    /// The class is an Objective-C class (such as one declared `@objc @implementation`), whose
+    /// properties Swift reflection does not list.
+    case objectiveCClass(AnyClass)
+  }
+
+  /// What is written for a property whose name reflection cannot tell.
+  package static let unnamed =
+    "(a property whose name is missing: its module was built without reflection names,"
+    + " SWIFT_REFLECTION_METADATA_LEVEL = without-names)"
+
   /// The name, or a phrase that says why it is missing.
-  package var displayName: String { name ?? StoredField.unnamed }
+  package var displayName: String { name ?? Self.unnamed }
 
   /// The value the property holds in `container`, if resolved; nil for `@WeakLazy`, which keeps
   /// nothing alive.
@@ -112,28 +45,55 @@ package struct LazyField {
 
   /// The `@Lazy` and `@WeakLazy` properties of `containerClass` and its superclasses,
   /// superclasses' first, in declaration order.
-  package static func fields(of containerClass: AnyClass) throws(StoredField.Unreadable)
-    -> [LazyField]
-  {
+  ///
+  /// - Throws: Why they cannot be listed: where reflection metadata was left out, the standard
+  ///   library would list none, as for a class with no stored property.
+  package static func fields(of containerClass: AnyClass) throws(Unreadable) -> [LazyField] {
     if let known = cache.withLock({ $0[ObjectIdentifier(containerClass)] }) { return known }
+    guard #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) else {
+      throw .unavailableOnThisOS
+    }
     var fields: [LazyField] = []
     var inherited = 0  // How many stored properties the superclasses declare.
     for declaringClass in ancestry(of: containerClass).reversed() {
-      guard
-        _lazyinject_is_swift_class(unsafeBitCast(declaringClass, to: UnsafeRawPointer.self)) != 0
-      else { continue }
-      let stored = try StoredField.fields(of: declaringClass)
-      for field in stored.dropFirst(inherited) {
-        guard let storage = field.type as? any _LazyStorage.Type else { continue }
+      let metadata = unsafeBitCast(declaringClass, to: UnsafeRawPointer.self)
+      // An Objective-C ancestor of a Swift class declares no Swift field; the class itself must
+      // be a Swift one.
+      guard _lazyinject_is_swift_class(metadata) != 0 else {
+        if declaringClass == containerClass { throw .objectiveCClass(declaringClass) }
+        continue
+      }
+      guard _lazyinject_has_field_records(metadata) != 0 else {
+        throw .missingMetadata(declaringClass)
+      }
+      var index = 0
+      // `.classType` (1 << 0; the static property is not concurrency-safe) lists the
+      // superclasses' stored properties too, first.
+      let options = _EachFieldOptions(rawValue: 1 << 0)
+      let isListed = _forEachField(of: declaringClass, options: options) { field, offset, type, _ in
+        defer { index += 1 }
+        guard index >= inherited, let storage = type as? any _LazyStorage.Type else { return true }
+        let stored = String(cString: field)
+        let name = stored.hasPrefix("_") ? String(stored.dropFirst()) : stored
         fields.append(
           LazyField(
-            name: field.name, offset: field.offset, storageType: field.type,
+            name: name.isEmpty ? nil : name, offset: offset, storageType: type,
             valueType: storage.valueType, isWeak: storage.isWeak, declaringClass: declaringClass))
+        return true
       }
-      inherited = stored.count
+      guard isListed else { throw .missingMetadata(declaringClass) }
+      inherited = index
     }
     cache.withLock { $0[ObjectIdentifier(containerClass)] = fields }
     return fields
+  }
+
+  /// The name of the property at `offset` in objects of `containerClass`, or a phrase that says
+  /// why it is unknown.
+  package static func name(at offset: Int, in containerClass: AnyClass) -> String {
+    guard let field = try? fields(of: containerClass).first(where: { $0.offset == offset })
+    else { return "(a property whose name is missing: no reflection metadata)" }
+    return field.displayName
   }
 
   /// The fields of each class asked, which never change: classes are never unloaded.

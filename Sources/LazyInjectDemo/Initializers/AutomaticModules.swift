@@ -2,7 +2,8 @@ import LazyInject
 
 // The modules `InitializerRegistry.shared` installs before its first resolution: the Swift answer
 // to BloodMagic's `lazy_initializer` (`__attribute__((constructor))`), with no call in `main`.
-// An app in its own package writes `extension InitializerRegistry: @retroactive ...`.
+// An app in its own package writes it with the module's name, which needs no `@retroactive`:
+// `extension LazyInject.InitializerRegistry: LazyInject.AutomaticModuleInstallation`.
 //
 // The protocol is isolated to the main actor: LazyInject installs the modules there, whatever
 // thread first uses the registry (LoggerInitializers' conformance is isolated to it, too).

@@ -33,7 +33,7 @@ nonisolated final class NewsStore: @unchecked Sendable {
   /// Opens the store: an app reads its database here, off the main actor (a 20 ms pause stands
   /// in for it).
   static func open() async -> NewsStore {
-    try? await Task.sleep(for: .milliseconds(20))
+    try? await Task.sleep(nanoseconds: 20_000_000)
     return NewsStore()
   }
 

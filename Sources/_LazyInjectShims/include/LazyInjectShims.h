@@ -175,16 +175,6 @@ int _lazyinject_has_field_records(const void *_Nonnull metadata);
 /// reflection lists; 0 for an Objective-C class, such as one declared `@objc @implementation`.
 int _lazyinject_is_swift_class(const void *_Nonnull metadata);
 
-/// What `type_category` says of a type: a class, a struct or enum other than `Optional`, an
-/// existential (`any P`, `Any`, `AnyObject`), or anything else (an optional, a tuple, a function).
-#define LAZYINJECT_CATEGORY_CLASS 0
-#define LAZYINJECT_CATEGORY_VALUE 1
-#define LAZYINJECT_CATEGORY_EXISTENTIAL 2
-#define LAZYINJECT_CATEGORY_OTHER 3
-
-/// The category of `type`, read from its metadata's kind. Only for warnings that can be certain.
-int _lazyinject_type_category(const void *_Nonnull type);
-
 /// For `(any P).self`, the existential metatype `any P.Type`; NULL for any other type.
 /// Diagnostics use it to ask whether a registered type conforms to a requested protocol.
 const void *_Nullable _lazyinject_existential_metatype(const void *_Nonnull type);

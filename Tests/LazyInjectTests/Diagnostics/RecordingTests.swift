@@ -8,17 +8,17 @@ import Testing
 // opens, and the summary and chart of LazyInjectChecks. Recording is process-wide, and other
 // suites build while these tests record: each test looks only at its own private types.
 
-private final class Session: Sendable {}
+private final class RecordedSession: Sendable {}
 
-private final class Api: Sendable {
-  let session: Session
-  init(session: Session) { self.session = session }
+private final class RecordedApi: Sendable {
+  let session: RecordedSession
+  init(session: RecordedSession) { self.session = session }
 }
 
-private final class Feed: Sendable {}
+private final class RecordedFeed: Sendable {}
 
 /// A build that, when `isGated`, waits for `release`, once it signalled `started`.
-private final class Slow: Sendable {
+private final class RecordedSlow: Sendable {
   static let (started, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
   static let isGated = Locked(false)
 
@@ -39,11 +39,11 @@ extension InitializerRegistry.Scope {
 }
 
 /// `@Lazy` guards its slots against the threads that read them.
-private final class Screen: @unchecked Sendable {
-  @Lazy var api: Api
-  @Lazy var session: Session
-  @Lazy var feed: Feed
-  @Lazy var slow: Slow
+private final class RecordedScreen: @unchecked Sendable {
+  @Lazy var api: RecordedApi
+  @Lazy var session: RecordedSession
+  @Lazy var feed: RecordedFeed
+  @Lazy var slow: RecordedSlow
 }
 
 /// The builds of this file's types, by their type's name.
@@ -51,7 +51,9 @@ private func builds(_ timeline: InitializerRegistry.Timeline) -> [InitializerReg
   .Build]
 {
   timeline.builds.filter { build in
-    ["Api", "Session", "Feed", "Slow"].contains { build.rule.propertyTypeName.hasSuffix(".\($0)") }
+    ["RecordedApi", "RecordedSession", "RecordedFeed", "RecordedSlow"].contains {
+      build.rule.propertyTypeName == "LazyInjectTests.\($0)"
+    }
   }
 }
 
@@ -59,82 +61,93 @@ private func builds(_ timeline: InitializerRegistry.Timeline) -> [InitializerReg
 struct RecordingTests {
   private static let production: Void = {
     let registry = InitializerRegistry.shared
-    registry.register(Session.self) { _ in Session() }
-    registry.register(Api.self, in: Screen.self) { screen in Api(session: screen.session) }
-    registry.register(Feed.self) { _ async in Feed() }
-    registry.register(Slow.self, scope: .recorded) { _ in Slow() }
+    registry.register(RecordedSession.self) { _ in RecordedSession() }
+    registry.register(RecordedApi.self, in: RecordedScreen.self) { screen in
+      RecordedApi(session: screen.session)
+    }
+    registry.register(RecordedFeed.self) { _ async in RecordedFeed() }
+    registry.register(RecordedSlow.self, scope: .recorded) { _ in RecordedSlow() }
   }()
 
   init() { _ = Self.production }
 
   @Test func eachBuildIsRecordedWithItsContainerPropertyAndParent() throws {
     InitializerRegistry.startRecording()
-    _ = Screen().api
-    let recorded = builds(InitializerRegistry.stopRecording())
-    let api = try #require(recorded.first { $0.rule.propertyTypeName.hasSuffix(".Api") })
-    let session = try #require(recorded.first { $0.rule.propertyTypeName.hasSuffix(".Session") })
+    _ = RecordedScreen().api
+    let timeline = InitializerRegistry.stopRecording()
+    let recorded = builds(timeline)
+    let api = try #require(recorded.first { $0.rule.propertyTypeName.hasSuffix(".RecordedApi") })
+    let session = try #require(
+      recorded.first { $0.rule.propertyTypeName.hasSuffix(".RecordedSession") })
     #expect(recorded.count == 2)
     #expect(api.entry == .read)
-    #expect(api.builtFor.hasSuffix("Screen.api"))
-    #expect(api.parentID == nil)
-    #expect(session.builtFor.hasSuffix("Screen.session"))
-    #expect(session.parentID == api.id)
-    #expect(session.thread == api.thread)
+    #expect(api.builtFor.hasSuffix("RecordedScreen.api"))
+    #expect(timeline.parent(of: api) == nil)
+    #expect(session.builtFor.hasSuffix("RecordedScreen.session"))
+    #expect(timeline.parent(of: session)?.id == api.id)
+    #expect(session.track == api.track)
     #expect(session.startNanoseconds >= api.startNanoseconds)
     #expect(session.durationNanoseconds <= api.durationNanoseconds)
-    #expect(api.selfNanoseconds == api.durationNanoseconds - session.durationNanoseconds)
+    #expect(
+      timeline.ownNanoseconds(of: api) == api.durationNanoseconds - session.durationNanoseconds)
     #expect(api.rule.scope == .unique)
   }
 
   @Test func resolveLoadAndPrepareAreRecordedAsTheirEntries() async throws {
     let registry = InitializerRegistry()
-    registry.register(Feed.self, scope: .singleton) { () async in Feed() }
+    registry.register(RecordedFeed.self, scope: .singleton) { () async in RecordedFeed() }
     InitializerRegistry.startRecording()
-    _ = try InitializerRegistry.shared.resolve(Session.self, for: Screen())
+    _ = try InitializerRegistry.shared.resolve(RecordedSession.self, for: RecordedScreen())
     try await registry.prepare()
-    _ = try await Screen().$feed.load()
+    _ = try await RecordedScreen().$feed.load()
     let recorded = builds(InitializerRegistry.stopRecording())
-    let session = try #require(recorded.first { $0.rule.propertyTypeName.hasSuffix(".Session") })
+    let session = try #require(
+      recorded.first { $0.rule.propertyTypeName.hasSuffix(".RecordedSession") })
     #expect(session.entry == .resolve)
-    #expect(session.builtFor.hasSuffix("Screen"))
+    #expect(session.builtFor.hasSuffix("RecordedScreen"))
     let prepared = try #require(recorded.first { $0.entry == .prepare })
     #expect(prepared.builtFor == "prepare()")
-    #expect(prepared.task != nil)
+    guard case .task = prepared.track else {
+      Issue.record("an async build on \(prepared.track), not on its task's track")
+      return
+    }
     let loaded = try #require(recorded.first { $0.entry == .load })
-    #expect(loaded.builtFor.hasSuffix("Screen"))
+    #expect(loaded.builtFor.hasSuffix("RecordedScreen"))
     #expect(recorded.count == 3)
   }
 
   @Test func aReadThatWaitsForAnotherThreadsBuildIsRecordedAsAWait() throws {
     InitializerRegistry.shared.reset(.recorded)
-    Slow.isGated.mutate { $0 = true }
+    RecordedSlow.isGated.mutate { $0 = true }
     InitializerRegistry.startRecording()
     runConcurrently(threads: 2) { index in
       if index == 1 {
-        Slow.started.wait()  // The other thread builds the singleton.
+        RecordedSlow.started.wait()  // The other thread builds the singleton.
         Thread.detachNewThread {
           // Released once this thread waits for it (no sleep: the wait is what is awaited).
-          while !InitializerRegistry.isWaiting(for: Slow.self) { sched_yield() }
-          Slow.release.signal()
+          while !WaitGraph.isWaiting(for: RecordedSlow.self) { sched_yield() }
+          RecordedSlow.release.signal()
         }
       }
-      _ = Screen().slow
+      _ = RecordedScreen().slow
     }
     let timeline = InitializerRegistry.stopRecording()
-    let wait = try #require(timeline.waits.first { $0.waitedFor.hasSuffix("Screen.slow") })
-    #expect(wait.waitedFor.contains("Slow in "))
-    #expect(wait.buildID == nil)  // The read built nothing itself.
-    let slow = try #require(builds(timeline).first { $0.rule.propertyTypeName.hasSuffix(".Slow") })
-    #expect(slow.thread != wait.thread)
+    let wait = try #require(timeline.waits.first { $0.waitedFor.hasSuffix("RecordedScreen.slow") })
+    #expect(wait.waitedFor.contains("RecordedSlow in "))
+    let slow = try #require(
+      builds(timeline).first { $0.rule.propertyTypeName.hasSuffix(".RecordedSlow") })
+    #expect(slow.track != wait.track)
     #expect(wait.startNanoseconds >= slow.startNanoseconds)
+    #expect(timeline.waitNanoseconds(of: slow) == 0)  // The builder waited for no one.
     let json = timeline.traceEventJSON
     #expect(json.contains("\"name\":\"waiting for "))
+    #expect(timeline.summary.contains("Waits for another thread's build:"))
   }
 
   @Test func theTraceEventJSONHasTheRequiredFieldsNestingAndThreads() throws {
     InitializerRegistry.startRecording()
-    _ = Screen().api
-    runOnThread(stackSize: 1 << 20) { _ = Screen().session }
+    _ = RecordedScreen().api
+    runOnThread(stackSize: 1 << 20) { _ = RecordedScreen().session }
     let timeline = InitializerRegistry.stopRecording()
     let data = Data(timeline.traceEventJSON.utf8)
     let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -146,85 +159,81 @@ struct RecordingTests {
         #expect(event[field] != nil, "\(field) missing in \(event)")
       }
     }
-    let mine = builds(timeline)
-    #expect(mine.count == 3)
-    func event(of build: InitializerRegistry.Timeline.Build) throws -> [String: Any] {
-      try #require(
-        complete.first { ($0["args"] as? [String: Any])?["for"] as? String == build.builtFor })
+    func event(named suffix: String) -> [[String: Any]] {
+      complete.filter { ($0["name"] as? String)?.hasSuffix(suffix) == true }
     }
-    let api = try event(of: try #require(mine.first { $0.builtFor.hasSuffix("Screen.api") }))
-    let nested = try #require(
-      mine.first { $0.builtFor.hasSuffix("Screen.session") && $0.parentID != nil })
-    let session = try #require(
-      complete.first {
-        ($0["args"] as? [String: Any])?["for"] as? String == nested.builtFor
-          && ($0["tid"] as? Int) == (api["tid"] as? Int)
-      })
+    let api = try #require(event(named: "RecordedScreen.api").first)
+    let sessions = event(named: "RecordedScreen.session")
+    #expect(sessions.count == 2)
+    let nested = try #require(sessions.first { $0["tid"] as? Int == api["tid"] as? Int })
+    let other = try #require(sessions.first { $0["tid"] as? Int != api["tid"] as? Int })
     let (start, end) = (api["ts"] as! Double, (api["ts"] as! Double) + (api["dur"] as! Double))
-    #expect(session["ts"] as! Double >= start)
-    #expect((session["ts"] as! Double) + (session["dur"] as! Double) <= end + 0.001)
-    let other = try #require(
-      mine.first { $0.parentID == nil && $0.builtFor.hasSuffix("Screen.session") })
-    #expect(other.thread != nested.thread)
+    #expect(nested["ts"] as! Double >= start)
+    #expect((nested["ts"] as! Double) + (nested["dur"] as! Double) <= end + 0.001)
+    #expect((other["ts"] as! Double) >= end)  // Read on the other thread afterwards.
     let tracks = Set(complete.compactMap { $0["tid"] as? Int })
     let named = Set(events.filter { $0["ph"] as? String == "M" }.compactMap { $0["tid"] as? Int })
-    #expect(tracks.isSubset(of: named))
+    #expect(tracks == named)
   }
 
   @Test func buildsUnderWayWhenRecordingStopsAreLeftOut() {
-    final class Late: Sendable {
+    final class RecordedLate: Sendable {
       static let (started, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
     }
     let registry = InitializerRegistry()
-    registry.register(Late.self) { _ in
-      Late.started.signal()
-      Late.release.wait()
-      return Late()
+    registry.register(RecordedLate.self) { _ in
+      RecordedLate.started.signal()
+      RecordedLate.release.wait()
+      return RecordedLate()
     }
     InitializerRegistry.startRecording()
     let timeline = Locked<InitializerRegistry.Timeline?>(nil)
     runConcurrently(threads: 2) { index in
       if index == 0 {
-        _ = try? registry.resolve(Late.self, for: Screen())
+        _ = try? registry.resolve(RecordedLate.self, for: RecordedScreen())
       } else {
-        Late.started.wait()
+        RecordedLate.started.wait()
         timeline.mutate { $0 = InitializerRegistry.stopRecording() }
-        Late.release.signal()
+        RecordedLate.release.signal()
       }
     }
     #expect(
-      timeline.value?.builds.contains { $0.rule.propertyTypeName.hasSuffix(".Late") } == false)
+      timeline.value?.builds.contains { $0.rule.propertyTypeName.hasSuffix(".RecordedLate") }
+        == false)
   }
 
   @Test func nothingIsRecordedWhileNobodyRecords() {
     InitializerRegistry.startRecording()
     _ = InitializerRegistry.stopRecording()
-    _ = Screen().api
+    _ = RecordedScreen().api
     #expect(InitializerRegistry.stopRecording().builds.isEmpty)
   }
 
   @Test func theSummaryAndTheChartNameTheBuildsThatTookLong() throws {
     let registry = InitializerRegistry()
-    final class Heavy: Sendable {
+    final class RecordedHeavy: Sendable {
       init() {
         // About 2 ms of work, so that the chart's 1 ms threshold keeps it.
         let end = DispatchTime.now().uptimeNanoseconds + 2_000_000
         while DispatchTime.now().uptimeNanoseconds < end {}
       }
     }
-    registry.register(Heavy.self) { _ in Heavy() }
+    registry.register(RecordedHeavy.self) { _ in RecordedHeavy() }
     InitializerRegistry.startRecording()
-    _ = try registry.resolve(Heavy.self, for: Screen())
+    _ = try registry.resolve(RecordedHeavy.self, for: RecordedScreen())
     let timeline = InitializerRegistry.stopRecording()
     let summary = timeline.summary
     #expect(summary.contains("Time in builds"))
-    #expect(summary.contains("Heavy"))
+    #expect(summary.contains("RecordedHeavy"))
+    let heavy = try #require(
+      timeline.builds.first { $0.rule.propertyTypeName.hasSuffix("RecordedHeavy") })
+    #expect(timeline.ownNanoseconds(of: heavy) == heavy.durationNanoseconds)
     let chart = timeline.mermaidGantt()
     let lines = chart.split(separator: "\n").map(String.init)
     #expect(lines.first == "gantt")
     #expect(lines.contains { $0.hasPrefix("  dateFormat x") })
     #expect(lines.contains { $0.hasPrefix("  section ") })
-    #expect(lines.contains { $0.contains("Heavy") && $0.contains(":") })
-    #expect(!timeline.mermaidGantt(minimumMilliseconds: 1e9).contains("Heavy"))
+    #expect(lines.contains { $0.contains("RecordedHeavy") && $0.contains(":") })
+    #expect(!timeline.mermaidGantt(minimumMilliseconds: 1e9).contains("RecordedHeavy"))
   }
 }
