@@ -16,15 +16,22 @@ import LazyInject
 // - discarded model (issue 33): a model with five `@Lazy` dependencies made and released
 //   unread, against the same model resolving them in `init` with `resolve(_:for:)`.
 //
-// A reset of the session scope and the export of a timeline change the state they measure:
-// they are timed once per round in the benchmark's own process (SessionScope.swift,
-// RecordingMeasure.swift).
+// A reset of the session scope and the export of a timeline change the state they measure: each
+// is timed once per round, with a control in the same round, in the same child processes
+// (SessionScope.swift, RecordingMeasure.swift).
 
-/// The rows of the costs' measure, in order.
+/// The rows of the costs' measure, in order: the pairs timed in alternation, then the reset's
+/// and the timeline's figures, each with the control its round timed.
 enum CostRow: String, CaseIterable {
   case sessionHot = "hot, session scope"
   case recordedCold = "cold, recorded"
   case discardedModel = "discarded model"
+  case scopeReset = "reset of a scope 10,000 objects hold"
+  case firstReadAfterReset = "next first read after the reset"
+  case laterReadsAfterReset = "first reads of the others after it"
+  case timelineStop = "stopRecording(), per build"
+  case timelineJSON = "traceEventJSON, per build"
+  case timelineBytes = "trace bytes per build"
 
   /// What BENCHMARKS.md calls the row.
   var label: String {
@@ -32,6 +39,31 @@ enum CostRow: String, CaseIterable {
     case .sessionHot: "Hot, session scope: @Lazy / lazy var"
     case .recordedCold: "Cold first read, recording / not recording"
     case .discardedModel: "Model with 5 dependencies, made and discarded: @Lazy / resolved in init"
+    case .scopeReset:
+      "`reset(.session)` while \(format(count: sessionHolderCount)) objects hold the session /"
+        + " while 1 does"
+    case .firstReadAfterReset:
+      "The next first read of one of them, which builds the new session / a new object's first"
+        + " read, the session kept"
+    case .laterReadsAfterReset:
+      "The first read of each of the \(format(count: sessionHolderCount - 1)) others after it /"
+        + " of each of \(format(count: sessionHolderCount)) new objects"
+    case .timelineStop:
+      "`stopRecording()`, per build: \(format(count: timelineBuilds.measured)) builds /"
+        + " \(format(count: timelineBuilds.control))"
+    case .timelineJSON:
+      "`traceEventJSON`, per build: \(format(count: timelineBuilds.measured)) builds /"
+        + " \(format(count: timelineBuilds.control))"
+    case .timelineBytes: "Trace bytes per build"
+    }
+  }
+
+  /// Whether the row's ratio is its figure (a pair timed in alternation), or its times are (a
+  /// one-off operation and its control in the same round).
+  var isPair: Bool {
+    switch self {
+    case .sessionHot, .recordedCold, .discardedModel: true
+    default: false
     }
   }
 }
@@ -47,7 +79,7 @@ func costPairs() -> [CostPair] {
   let lazyVar = newLazyVarHolder()
   let session = newSessionHolder()
   consume(lazyVar.service.value &+ session.session.value)
-  return CostRow.allCases.map { row in
+  return CostRow.allCases.filter(\.isPair).map { row in
     switch row {
     case .sessionHot:
       CostPair(
@@ -63,12 +95,14 @@ func costPairs() -> [CostPair] {
       CostPair(
         row: row, control: Candidate(name: "control") { discardEagerViewModels($0) },
         subject: Candidate(name: "row") { discardLazyViewModels($0) })
+    default: fatalError("\(row.rawValue) is no pair")
     }
   }
 }
 
 /// The child process: `--costs-child <rounds> <sample nanoseconds>` prints a line per row, as
-/// the targets' child does (`TargetFigure.line`: the row's time in its `@Lazy` field).
+/// the targets' child does (`TargetFigure.line`: the row's time in its `@Lazy` field): the pairs,
+/// then the reset's and the timeline's figures.
 func runCostsChild(rounds: Int, sampleNanoseconds: UInt64) -> Int32 {
   var settings = RunSettings.full
   settings.rounds = rounds
@@ -80,6 +114,12 @@ func runCostsChild(rounds: Int, sampleNanoseconds: UInt64) -> Int32 {
       controlNanoseconds: measurement.nanoseconds["control"]!, goal: nil)
     print(figure.line)
   }
+  for figure in measureScopeReset(settings) { print(figure.line) }
+  guard let timeline = measureTimelineExport(settings) else {
+    print("a timeline did not hold every recorded build")
+    return 1
+  }
+  for figure in timeline { print(figure.line) }
   print("checksum \(blackHole)")
   return 0
 }
@@ -107,27 +147,64 @@ struct CostRuns {
     figures(.recordedCold).compactMap { $0.map { $0.lazyNanoseconds - $0.controlNanoseconds } }
   }
 
-  /// A line per row: every process's ratio, with the row's time and the control's.
+  /// The discarded model's saving in each process: the eager model's time over the lazy one's.
+  var discardedSavings: [Double] {
+    figures(.discardedModel).compactMap { $0.map { 1 / $0.ratio } }
+  }
+
+  /// The discarded model's saving in the process that saved least, in whole times (rounded
+  /// down): the figure the documentation quotes.
+  var leastDiscardedSaving: Int? { discardedSavings.min().map { Int($0) } }
+
+  /// The fragment of RecordingALaunch.md that gives the discarded model's saving, after its
+  /// description of the two models.
+  var discardedFragment: String? {
+    leastDiscardedSaving.map {
+      "the `@Lazy` model, made and discarded unread, costs \($0)× less (the least of"
+        + " \(processes.count) processes)"
+    }
+  }
+
+  /// A cell of `row`'s figure: its ratio and both times for a pair, its times and their ratio for
+  /// the others.
+  func cell(_ row: CostRow, _ figure: TargetFigure?) -> String {
+    guard let figure else { return "none" }
+    switch row {
+    case .scopeReset, .firstReadAfterReset, .laterReadsAfterReset:
+      // One operation timed at a time: their ratio moves too much between processes to read.
+      return "\(format(ns: figure.lazyNanoseconds)) / \(format(ns: figure.controlNanoseconds))"
+    case .timelineBytes:
+      return
+        "\(Int(figure.lazyNanoseconds.rounded())) / \(Int(figure.controlNanoseconds.rounded()))"
+    case _ where row.isPair:
+      return "\(format(targetRatio: figure.ratio)) (\(format(ns: figure.lazyNanoseconds)) /"
+        + " \(format(ns: figure.controlNanoseconds)))"
+    default:
+      return "\(format(ns: figure.lazyNanoseconds)) / \(format(ns: figure.controlNanoseconds))"
+        + " (\(format(ratio: figure.ratio)))"
+    }
+  }
+
+  /// A line per row: every process's figures.
   var text: [String] {
     var lines = [
-      "Costs of scopes, recording and discarded models: each row alternating with its control,"
+      "Costs of scopes, recording and discarded models: each pair alternating with its control,"
         + " \(rounds) rounds of \(format(ns: Double(sampleNanoseconds))) in each of"
-        + " \(processes.count) processes; ratio of medians per process"
+        + " \(processes.count) processes; ratio of medians per process; then the reset's and"
+        + " the timeline's medians, each with its control"
     ]
     for row in CostRow.allCases {
-      let cells = figures(row).map { figure in
-        figure.map {
-          "\(format(targetRatio: $0.ratio)) (\(format(ns: $0.lazyNanoseconds)) /"
-            + " \(format(ns: $0.controlNanoseconds)))"
-        } ?? "none"
-      }
+      let cells = figures(row).map { cell(row, $0) }
       lines.append(
-        "  \(row.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0))"
+        "  \(row.rawValue.padding(toLength: 36, withPad: " ", startingAt: 0))"
           + " \(cells.joined(separator: "  "))")
     }
     lines.append(
       "  recording adds, per build: "
         + recordingNanosecondsPerBuild.map { format(ns: $0) }.joined(separator: ", "))
+    if let fragment = discardedFragment {
+      lines.append("  discarded model, for RecordingALaunch.md: \(fragment)")
+    }
     for failure in failures { lines.append("  \(failure)") }
     return lines
   }
@@ -141,31 +218,4 @@ func measureCostsInProcesses(_ count: Int, _ settings: RunSettings) -> CostRuns 
     rows: CostRow.allCases.map(\.rawValue))
   return CostRuns(
     rounds: settings.rounds, sampleNanoseconds: settings.sampleNanoseconds, processes: processes)
-}
-
-extension ScopeResetCost {
-  /// The figures as plain text, for the terminal.
-  var text: [String] {
-    [
-      "Reset of the session scope, median of \(rounds) rounds",
-      "  reset(.session), \(holders) objects holding the session: \(format(ns: resetNanoseconds))"
-        + " (\(format(ns: resetNanoseconds / Double(holders))) per holder)",
-      "  reset(.session), 1 object holding it: \(format(ns: resetOneHolderNanoseconds))",
-      "  next first read of one of them (builds the new session): \(format(ns: firstReadNanoseconds))",
-      "  first read of each of the others after it: \(format(ns: laterReadNanoseconds))",
-      "  first read of each of \(holders) new objects, for contrast:"
-        + " \(format(ns: newObjectReadNanoseconds))",
-    ]
-  }
-}
-
-extension TimelineExportCost {
-  /// The figures as plain text, for the terminal.
-  var text: [String] {
-    [
-      "A timeline of \(builds) recorded builds, per build, median of \(rounds) rounds",
-      "  stopRecording(): \(format(ns: stopNanoseconds)); traceEventJSON:"
-        + " \(format(ns: jsonNanoseconds)) (\(Int(jsonBytes.rounded())) bytes per build)",
-    ]
-  }
 }

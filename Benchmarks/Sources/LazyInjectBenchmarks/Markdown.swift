@@ -77,19 +77,20 @@ extension Results {
 
       ### Scopes, recording and discarded models: costs, no targets
 
-      What a session-scoped property and recording cost, and what a discarded model saves. The
-      first three rows are measured as the targets are, with no goal: each alternates with its
-      own control only, in \(costs.rounds) rounds of about \(costs.sampleNanoseconds / 1_000_000) ms
-      within one process, and a process's ratio is that of the medians, in
-      \(costs.processes.count) child processes of their own. The last two change the state they
-      measure: each is timed once per round in the benchmark's own process, the median of the
-      rounds. `--only costs` runs them alone.
+      What a session-scoped property, a reset of its scope and recording cost, and what a
+      discarded model saves, with no goal, in \(costs.processes.count) child processes of their
+      own (`--only costs` runs them alone). The first three rows are measured as the targets
+      are: each alternates with its own control only, in \(costs.rounds) rounds of about
+      \(costs.sampleNanoseconds / 1_000_000) ms within one process, and a process's ratio is that
+      of the medians. The others change the state they measure: each operation is timed once
+      per round, its control in the same round, and a figure is the median of the rounds
+      (\(costs.rounds) for the reset, \(max(1, costs.rounds / 3)) for the timeline).
 
       - Hot, session scope: a `@Lazy` property whose rule has a custom scope (`.custom("session")`), read N times after its first read, against the hot target's `lazy var` control.
       - Cold first read, recording / not recording: the cold target's loop while `InitializerRegistry.startRecording()` records, against the same loop unrecorded; recording restarts before each sample and stops after it, untimed.
       - Model with 5 dependencies, made and discarded: a model with five `@Lazy` dependencies (`.unique` rules building small classes) made by a factory and released unread, against the same model resolving them in `init` with `resolve(_:for:)`, as eager injection does.
-      - Reset of a scope that 10,000 objects hold: `InitializerRegistry.shared.reset(.session)` while 10,000 objects' `@Lazy` properties hold the session (each read once since the last reset), per reset and per holder, then the next first read of one of them.
-      - A timeline of 10,000 recorded builds: `stopRecording()`, then the timeline's `traceEventJSON`, after 10,000 recorded cold first reads, per build.
+      - Reset of a scope that \(format(count: sessionHolderCount)) objects hold: `InitializerRegistry.shared.reset(.session)` while \(format(count: sessionHolderCount)) objects' `@Lazy` properties hold the session (each read once since the last reset), against the same reset while one object holds it; then the next first read of one of them, which builds the new session, against a new object's first read; then the first read of each of the others, against that of as many new objects.
+      - A timeline of \(format(count: timelineBuilds.measured)) recorded builds: `stopRecording()`, then the timeline's `traceEventJSON`, after \(format(count: timelineBuilds.measured)) recorded cold first reads, per build, against the same for \(format(count: timelineBuilds.control)) builds: a ratio near 1 says the cost grows as the number of builds.
 
       ### The other measures
 
@@ -119,8 +120,6 @@ extension Results {
     }
     md += "\n" + targets.markdown
     md += "\n" + costs.markdown
-    md += "\n" + scopeReset.markdown
-    md += "\n" + timelineExport.markdown
     for measurement in [hot, hotMutable, cold, singleton] {
       md += "\n" + table(measurement)
     }
@@ -345,9 +344,18 @@ extension Results {
 }
 
 extension CostRuns {
-  /// The section of BENCHMARKS.md: every process's ratio for every row, and what recording adds.
+  /// The section of BENCHMARKS.md: every process's figures for every row, what recording adds,
+  /// what a discarded model saves and what a timeline's export takes.
   var markdown: String {
     let numbers = processes.indices.map { "Process \($0 + 1)" }
+    let header =
+      "| Row | \(numbers.joined(separator: " | ")) |\n| --- |"
+      + numbers.map { _ in " --- |" }.joined() + "\n"
+    func rows(_ rows: [CostRow]) -> String {
+      rows.map { row in
+        "| \(row.label) | \(figures(row).map { cell(row, $0) }.joined(separator: " | ")) |\n"
+      }.joined()
+    }
     var md = """
       ### Costs of scopes, recording and discarded models, in every process
 
@@ -355,19 +363,8 @@ extension CostRuns {
       times per operation. These rows have no goal: the hot target's ≤ 1.00× is not the session
       row's, whose read goes through the handle a reset of its scope empties.
 
-      | Row | \(numbers.joined(separator: " | ")) |
-      | --- |\(numbers.map { _ in " --- |" }.joined())
-
       """
-    for row in CostRow.allCases {
-      let cells = figures(row).map { figure in
-        figure.map {
-          "\(format(targetRatio: $0.ratio)) (\(format(ns: $0.lazyNanoseconds)) /"
-            + " \(format(ns: $0.controlNanoseconds)))"
-        } ?? "none"
-      }
-      md += "| \(row.label) | \(cells.joined(separator: " | ")) |\n"
-    }
+    md += "\n" + header + rows(CostRow.allCases.filter(\.isPair))
     let added = recordingNanosecondsPerBuild.map { format(ns: $0) }
     if !added.isEmpty {
       md +=
@@ -375,48 +372,55 @@ extension CostRuns {
         + " first read's time less the unrecorded one's. While recording, first reads take the"
         + " general path, which records them.\n"
     }
+    let savings = discardedSavings.map { String(format: "%.1f×", $0) }
+    if let least = leastDiscardedSaving {
+      md +=
+        "\nMade and discarded unread, the model with five `@Lazy` properties costs \(least)× less"
+        + " than the same model resolving them in `init`, in the process that saved least (the"
+        + " eager model's time over the lazy one's, by process: \(savings.joined(separator: ", "))).\n"
+    }
+    md += """
+
+      A process's absolute times move with its memory layout, for a row and its control alike:
+      with address-space randomization off (`setarch -R`), every process ran alike. The ratios
+      hold across processes; read the absolute times as a range.
+
+      """
+    md += """
+
+      #### Resetting a scope that \(format(count: sessionHolderCount)) objects hold
+
+      Each cell is a process's median per operation, the row's then its control's. Each is one
+      operation timed on its own, once per round, and moves between processes more than the
+      pairs above (by the caches it finds as well as the memory layout). A reset empties the one handle that every holder's property shares, under every
+      slot lock; it visits no holder. After it, each holder's first read resolves again on the
+      general path, while a new object's first read takes the fast path.
+
+      """
+    md +=
+      "\n" + header
+      + rows([.scopeReset, .firstReadAfterReset, .laterReadsAfterReset])
+    let builds = timelineBuilds.measured
+    let totals = figures(.timelineJSON).map { figure in
+      figure.map { format(ns: $0.lazyNanoseconds * Double(builds)) } ?? "none"
+    }
+    let stops = figures(.timelineStop).map { figure in
+      figure.map { format(ns: $0.lazyNanoseconds * Double(builds)) } ?? "none"
+    }
+    md += """
+
+      #### A timeline of \(format(count: builds)) recorded builds
+
+      Each cell is a process's median per build, for a timeline of \(format(count: builds))
+      builds then one of \(format(count: timelineBuilds.control)), and their ratio.
+
+      """
+    md += "\n" + header + rows([.timelineStop, .timelineJSON, .timelineBytes])
+    md +=
+      "\nFor the whole timeline of \(format(count: builds)) builds, by process:"
+      + " `stopRecording()` \(stops.joined(separator: ", ")); `traceEventJSON`"
+      + " \(totals.joined(separator: ", ")).\n"
     for failure in failures { md += "\n- \(failure)" }
     return failures.isEmpty ? md : md + "\n"
-  }
-}
-
-extension ScopeResetCost {
-  /// The section of BENCHMARKS.md.
-  var markdown: String {
-    """
-    ### Resetting a scope that \(format(count: holders)) objects hold
-
-    Median of \(rounds) rounds, in the benchmark's own process. A reset empties the one handle
-    that every holder's property shares, under every slot lock, and visits no holder: the time
-    per holder is the reset's divided by their number. It takes longer after \(format(count: holders)) first reads
-    than after one all the same; this measure does not say why. After it, each holder's first
-    read resolves again on the general path.
-
-    | Operation | Time |
-    | --- | --- |
-    | `reset(.session)`, \(format(count: holders)) objects holding the session | \(format(ns: resetNanoseconds)) (\(format(ns: resetNanoseconds / Double(holders))) per holder) |
-    | `reset(.session)`, 1 object holding it | \(format(ns: resetOneHolderNanoseconds)) |
-    | The next first read of one of the \(format(count: holders)) (builds the new session) | \(format(ns: firstReadNanoseconds)) |
-    | The first read of each of the \(format(count: holders - 1)) others after it | \(format(ns: laterReadNanoseconds)) |
-    | For contrast: the first read of each of \(format(count: holders)) new objects, the new session kept | \(format(ns: newObjectReadNanoseconds)) |
-
-    """
-  }
-}
-
-extension TimelineExportCost {
-  /// The section of BENCHMARKS.md.
-  var markdown: String {
-    """
-    ### A timeline of \(format(count: builds)) recorded builds
-
-    Median of \(rounds) rounds, in the benchmark's own process.
-
-    | Operation | Time per build |
-    | --- | --- |
-    | `stopRecording()`: the record turned into a `Timeline` | \(format(ns: stopNanoseconds)) |
-    | `traceEventJSON` of that timeline (\(Int(jsonBytes.rounded())) bytes per build) | \(format(ns: jsonNanoseconds)) |
-
-    """
   }
 }

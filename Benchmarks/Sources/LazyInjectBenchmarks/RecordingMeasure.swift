@@ -16,45 +16,45 @@ func stopRecordingBuilds() {
   consume(InitializerRegistry.stopRecording().builds.count)
 }
 
-/// `stopRecording()` and `traceEventJSON` after recorded cold first reads: nanoseconds per build,
-/// medians of rounds.
-struct TimelineExportCost {
-  /// Builds in each round's timeline.
-  let builds: Int
-  let rounds: Int
-  /// `stopRecording()`, which turns the record into a `Timeline`, per build.
-  let stopNanoseconds: Double
-  /// `traceEventJSON` of that timeline, per build.
-  let jsonNanoseconds: Double
-  /// The JSON's UTF-8 bytes per build.
-  let jsonBytes: Double
-}
+/// The builds of the timeline whose export is measured, and of its control.
+let timelineBuilds = (measured: 10_000, control: 1_000)
 
-/// Records 10,000 cold first reads (the cold target's loop) each round, then times
-/// `stopRecording()` and the timeline's `traceEventJSON`.
-func measureTimelineExport(_ settings: RunSettings) -> TimelineExportCost {
-  let count = 10_000
+/// `stopRecording()` and `traceEventJSON` of a timeline of `timelineBuilds.measured` recorded cold
+/// first reads (the cold target's loop), each round alternating with the same for a timeline of
+/// `timelineBuilds.control` builds: nanoseconds per build and the JSON's bytes per build, the
+/// medians of the rounds (figures of the costs' rows); `nil` if a timeline did not hold every
+/// build.
+func measureTimelineExport(_ settings: RunSettings) -> [TargetFigure]? {
   let rounds = max(1, settings.rounds / 3)
   func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) }
-  var stops: [Double] = []
-  var exports: [Double] = []
-  var builds = 0
-  var bytes = 0
+  var stops: [[Double]] = [[], []]
+  var exports: [[Double]] = [[], []]
+  var bytes: [[Double]] = [[], []]
   for _ in 0..<rounds {
-    InitializerRegistry.startRecording()
-    consume(coldTargetLazy(count))
-    var start = now()
-    let timeline = InitializerRegistry.stopRecording()
-    let stop = now() - start
-    builds = max(timeline.builds.count, 1)
-    start = now()
-    let json = timeline.traceEventJSON
-    let export = now() - start
-    bytes = json.utf8.count
-    stops.append(stop / Double(builds))
-    exports.append(export / Double(builds))
+    for (index, count) in [timelineBuilds.measured, timelineBuilds.control].enumerated() {
+      InitializerRegistry.startRecording()
+      consume(coldTargetLazy(count))
+      var start = now()
+      let timeline = InitializerRegistry.stopRecording()
+      let stop = now() - start
+      guard timeline.builds.count == count else { return nil }
+      start = now()
+      let json = timeline.traceEventJSON
+      let export = now() - start
+      stops[index].append(stop / Double(count))
+      exports[index].append(export / Double(count))
+      bytes[index].append(Double(json.utf8.count) / Double(count))
+    }
   }
-  return TimelineExportCost(
-    builds: builds, rounds: rounds, stopNanoseconds: median(stops),
-    jsonNanoseconds: median(exports), jsonBytes: Double(bytes) / Double(builds))
+  return [
+    TargetFigure(
+      row: CostRow.timelineStop.rawValue, lazyNanoseconds: median(stops[0]),
+      controlNanoseconds: median(stops[1]), goal: nil),
+    TargetFigure(
+      row: CostRow.timelineJSON.rawValue, lazyNanoseconds: median(exports[0]),
+      controlNanoseconds: median(exports[1]), goal: nil),
+    TargetFigure(
+      row: CostRow.timelineBytes.rawValue, lazyNanoseconds: median(bytes[0]),
+      controlNanoseconds: median(bytes[1]), goal: nil),
+  ]
 }

@@ -19,13 +19,9 @@ struct Results {
   let preparation: Double
   let registryLock: RegistryLockMeasurement
   let validation: ValidationMeasurement
-  /// The costs of scopes, recording and discarded models: each row alternating with its
-  /// control, in every process.
+  /// The costs of scopes, recording and discarded models, a reset of a scope that 10,000
+  /// objects hold and the export of a timeline: each row with its control, in every process.
   let costs: CostRuns
-  /// A reset of a scope whose instance 10,000 objects hold, and the first reads after it.
-  let scopeReset: ScopeResetCost
-  /// `stopRecording()` and `traceEventJSON` of a timeline of 10,000 builds.
-  let timelineExport: TimelineExportCost
 }
 
 /// One target of the benchmark issue, and whether this run met it.
@@ -182,8 +178,6 @@ extension Results {
       "prepare() of 100 async singletons that each sleep 10 ms: \(format(ms: preparation))")
     lines.append(contentsOf: registryLock.text)
     lines.append(contentsOf: validation.text)
-    lines.append(contentsOf: scopeReset.text)
-    lines.append(contentsOf: timelineExport.text)
     lines.append("Targets")
     for target in goals {
       lines.append("  [\(target.isMet ? "met" : "MISSED")] \(target.goal): \(target.measured)")

@@ -21,68 +21,78 @@ import LazyInject
   return sum
 }
 
-/// A reset of the session scope, and the first reads after it: nanoseconds, medians of rounds.
-struct ScopeResetCost {
-  /// Objects whose property holds the session when it is reset.
-  let holders: Int
-  let rounds: Int
-  /// One `reset(.session)` while `holders` objects hold the session.
-  let resetNanoseconds: Double
-  /// One `reset(.session)` while one object holds it.
-  let resetOneHolderNanoseconds: Double
-  /// The first read, after the reset, of one of the holders: it builds the new session.
-  let firstReadNanoseconds: Double
-  /// Each first read of the other holders after it, which find the new session kept.
-  let laterReadNanoseconds: Double
-  /// For contrast, each first read of a new object's property, which finds the session kept:
-  /// a property whose session was reset holds an emptied handle, and reads through it.
-  let newObjectReadNanoseconds: Double
-}
+/// The number of objects whose property holds the session when it is reset.
+let sessionHolderCount = 10_000
 
-/// Times a reset of the session scope, and the first reads after it.
+/// A reset of the session scope and the first reads after it, each with its control, timed in
+/// the same round: nanoseconds, the medians of the rounds (figures of the costs' rows).
 ///
-/// `InitializerRegistry.shared.reset(.session)` while 10,000 objects hold the session (each
-/// read once since the last reset), then the next first read of one of them, then the first
-/// reads of the others, which make them hold the new session for the next round; for contrast,
-/// the first reads of 10,000 new objects; and a reset while one object holds it. Once per
-/// round: a reset changes the state it measures.
-func measureScopeReset(_ settings: RunSettings) -> ScopeResetCost {
+/// Each round, while `sessionHolderCount` objects hold the session (each read once since the
+/// last reset):
+///
+/// - `InitializerRegistry.shared.reset(.session)`; its control, later in the round, the same
+///   reset while one object alone holds the session. Each is timed after the same other work
+///   (the cold target's loop of 10,000 first reads), so that both find the caches alike;
+/// - the next first read of one of them, which builds the new session; its control, one first
+///   read of a new object, the new session kept;
+/// - the first read of each of the others, which find the new session kept; its control, the
+///   first read of each of as many new objects.
+///
+/// Once per round, one operation at a time: a reset changes the state it measures.
+func measureScopeReset(_ settings: RunSettings) -> [TargetFigure] {
   let registry = InitializerRegistry.shared
-  let count = 10_000
-  let rounds = settings.rounds
+  let count = sessionHolderCount
   func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) }
-  // One holder first, while the others hold nothing.
   let lone = newSessionHolder()
-  var loneResets: [Double] = []
-  for _ in 0..<rounds {
-    consume(readSession(lone, 1))
-    let start = now()
-    registry.reset(.session)
-    loneResets.append(now() - start)
-  }
   let holders = (0..<count).map { _ in newSessionHolder() }
-  consume(readSessions(holders[...]))
+  registry.reset(.session)
   var resets: [Double] = []
+  var loneResets: [Double] = []
   var firstReads: [Double] = []
+  var newFirstReads: [Double] = []
   var laterReads: [Double] = []
   var newObjectReads: [Double] = []
-  for _ in 0..<rounds {
+  for _ in 0..<settings.rounds {
+    // No object holds a session: the last reset emptied the handle they hold.
     var start = now()
-    registry.reset(.session)
-    resets.append(now() - start)
-    start = now()
     consume(readSession(holders[0], 1))
     firstReads.append(now() - start)
+    do {
+      let newHolder = newSessionHolder()
+      start = now()
+      consume(readSession(newHolder, 1))
+      newFirstReads.append(now() - start)
+    }
     start = now()
     consume(readSessions(holders[1...]))
     laterReads.append((now() - start) / Double(count - 1))
-    let newHolders = (0..<count).map { _ in newSessionHolder() }
+    do {
+      let newHolders = (0..<count).map { _ in newSessionHolder() }
+      start = now()
+      consume(readSessions(newHolders[...]))
+      newObjectReads.append((now() - start) / Double(count))
+    }
+    // Every holder holds the session.
+    consume(coldTargetLazy(10_000))
     start = now()
-    consume(readSessions(newHolders[...]))
-    newObjectReads.append((now() - start) / Double(count))
+    registry.reset(.session)
+    resets.append(now() - start)
+    // The control: the lone object alone holds a session.
+    consume(readSession(lone, 1))
+    consume(coldTargetLazy(10_000))
+    start = now()
+    registry.reset(.session)
+    loneResets.append(now() - start)
   }
-  return ScopeResetCost(
-    holders: count, rounds: rounds, resetNanoseconds: median(resets),
-    resetOneHolderNanoseconds: median(loneResets), firstReadNanoseconds: median(firstReads),
-    laterReadNanoseconds: median(laterReads), newObjectReadNanoseconds: median(newObjectReads))
+  return [
+    TargetFigure(
+      row: CostRow.scopeReset.rawValue, lazyNanoseconds: median(resets),
+      controlNanoseconds: median(loneResets), goal: nil),
+    TargetFigure(
+      row: CostRow.firstReadAfterReset.rawValue, lazyNanoseconds: median(firstReads),
+      controlNanoseconds: median(newFirstReads), goal: nil),
+    TargetFigure(
+      row: CostRow.laterReadsAfterReset.rawValue, lazyNanoseconds: median(laterReads),
+      controlNanoseconds: median(newObjectReads), goal: nil),
+  ]
 }

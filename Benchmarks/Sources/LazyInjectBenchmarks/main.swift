@@ -14,14 +14,16 @@
 // build.
 // `--only costs` runs only the costs of scopes, recording and discarded models (the hot read of
 // a session-scoped property, a recorded cold first read, a discarded model: each alternating
-// with its control, in child processes, as the targets), then a reset of a scope that 10,000
-// objects hold and the export of a timeline of 10,000 builds, and prints them.
+// with its control, as the targets; then a reset of a scope that 10,000 objects hold and the
+// export of a timeline of 10,000 builds, each with its control in the same round), in child
+// processes, and prints them.
 // `--only registry-lock` runs only the measure of work under the registry lock, and prints it
 // (`--only speed`: the timed reads; `--only validate`: the checks of a whole module);
 // `--registrations N` sets the largest registry size (100000, or 1000 with `--quick`).
 // `--only table` prints every timed row of BENCHMARKS.md's speed tables as tab-separated
 // `measure/system<TAB>nanoseconds` lines, for `COMPARE_TABLE=1 Benchmarks/compare`;
 // `--rounds N` sets the rounds of each measure.
+// `--help` lists the options.
 // `--profile cold`, `--profile singleton`, `--profile deep` (a cold read 20 classes deep) or
 // `--profile resolve` (a cold `resolve(_:for:)`) runs
 // one loop of 5,000,000 first reads for `perf record`, prints its checksum and exits.
@@ -29,6 +31,25 @@ import Foundation
 import LazyInject
 
 let arguments = CommandLine.arguments.dropFirst()
+
+if arguments.contains("--help") || arguments.contains("-h") {
+  print(
+    """
+    LazyInjectBenchmarks: every measure, printed; BENCHMARKS.md and chart.svg with --write.
+
+      --write           rewrite Benchmarks/BENCHMARKS.md and Benchmarks/chart.svg (full run, at
+                        least 3 processes)
+      --quick           run everything briefly, write nothing (CI's check)
+      --processes N     child processes of the targets' and the costs' measures (3; 2 with --quick)
+      --rounds N        rounds of each measure (31; 3 with --quick)
+      --registrations N the largest registry size measured (100000; 1000 with --quick)
+      --only MEASURE    one measure, printed: targets, costs, registry-lock, speed, validate, table
+      --profile KIND    one loop of 5,000,000 first reads for perf record: cold, singleton, deep,
+                        resolve
+      --help, -h        this text
+    """)
+  exit(0)
+}
 
 if arguments.first == "--race", arguments.count == 3, let rounds = Int(arguments.last!) {
   registerLazyInjectFixtures()
@@ -140,11 +161,8 @@ if arguments.contains("--only") {
     ) {
       measureCostsInProcesses(processCount, settings)
     }
-    registerCostFixtures()
-    let reset = step("a reset of a scope that 10,000 objects hold") { measureScopeReset(settings) }
-    let export = step("the export of a timeline") { measureTimelineExport(settings) }
     print()
-    print((costs.text + reset.text + export.text).joined(separator: "\n"))
+    print(costs.text.joined(separator: "\n"))
     // Timings never fail a run; a process that gave no figures does.
     exit(costs.failures.isEmpty ? 0 : 1)
   }
@@ -213,13 +231,7 @@ let results = Results(
   preparation: await measurePreparation(isQuick: isQuick),
   registryLock: step("work under the registry lock") { measureRegistryLock(settings) },
   validation: step("validate(classesIn:)") { measureValidation(settings, isQuick: isQuick) },
-  costs: costs,
-  // Last: their registrations, resets and recordings change the shared registry's state.
-  scopeReset: step("a reset of a scope that 10,000 objects hold") {
-    registerCostFixtures()
-    return measureScopeReset(settings)
-  },
-  timelineExport: step("the export of a timeline") { measureTimelineExport(settings) })
+  costs: costs)
 
 print()
 print(results.text)
