@@ -127,3 +127,84 @@ func registerLazyInjectFixtures() {
   registry.register(SharedManager.self, scope: .singleton) { _ in SharedManager() }
   registry.register(RacedService.self) { _ in RacedService() }
 }
+
+// MARK: The costs of scopes, recording and discarded models (CostMeasures.swift)
+
+extension InitializerRegistry.Scope {
+  /// The custom scope of the session rows: an app's user session, dropped at log-out.
+  static let session = Self.custom("session")
+}
+
+/// What the session scope keeps: one allocation, one field to read.
+final class BenchmarkSession: Sendable {
+  let value = 1
+}
+
+/// An object whose `@Lazy` property holds the session, through the handle a reset empties.
+final class SessionHolder {
+  @LazyInject.Lazy var session: BenchmarkSession
+}
+
+/// The five dependencies of the discarded model: small classes, each built by a `.unique` rule.
+final class ModelAPI: Sendable {
+  let value = 1
+}
+
+final class ModelStore: Sendable {
+  let value = 1
+}
+
+final class ModelLogger: Sendable {
+  let value = 1
+}
+
+final class ModelAnalytics: Sendable {
+  let value = 1
+}
+
+final class ModelImages: Sendable {
+  let value = 1
+}
+
+/// A view model made and discarded unread, as SwiftUI makes a `@State` model at each re-render
+/// of its parent: its `@Lazy` dependencies are never built.
+final class LazyViewModel {
+  let tag = 1
+  @LazyInject.Lazy var api: ModelAPI
+  @LazyInject.Lazy var store: ModelStore
+  @LazyInject.Lazy var logger: ModelLogger
+  @LazyInject.Lazy var analytics: ModelAnalytics
+  @LazyInject.Lazy var images: ModelImages
+}
+
+/// The same model resolving its five dependencies in `init`, as eager injection does (Factory's
+/// `@Injected`): each discarded one built them all.
+final class EagerViewModel {
+  let tag = 1
+  private(set) var api: ModelAPI?
+  private(set) var store: ModelStore?
+  private(set) var logger: ModelLogger?
+  private(set) var analytics: ModelAnalytics?
+  private(set) var images: ModelImages?
+
+  init() {
+    let registry = InitializerRegistry.shared
+    api = try? registry.resolve(ModelAPI.self, for: self)
+    store = try? registry.resolve(ModelStore.self, for: self)
+    logger = try? registry.resolve(ModelLogger.self, for: self)
+    analytics = try? registry.resolve(ModelAnalytics.self, for: self)
+    images = try? registry.resolve(ModelImages.self, for: self)
+  }
+}
+
+/// Registrations of the session and the model's dependencies, in `InitializerRegistry.shared`:
+/// made only where those rows run, so that the targets' processes register what they did.
+func registerCostFixtures() {
+  let registry = InitializerRegistry.shared
+  registry.register(BenchmarkSession.self, scope: .session) { _ in BenchmarkSession() }
+  registry.register(ModelAPI.self) { _ in ModelAPI() }
+  registry.register(ModelStore.self) { _ in ModelStore() }
+  registry.register(ModelLogger.self) { _ in ModelLogger() }
+  registry.register(ModelAnalytics.self) { _ in ModelAnalytics() }
+  registry.register(ModelImages.self) { _ in ModelImages() }
+}

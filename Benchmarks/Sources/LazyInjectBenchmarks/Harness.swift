@@ -29,6 +29,25 @@ struct RunSettings: Sendable {
 struct Candidate {
   let name: String
   let run: (Int) -> Int
+  /// Runs before each call of `run`, untimed: nothing, but for a row whose state must be set
+  /// around each sample (recording's).
+  let setUp: () -> Void
+  /// Runs after each call of `run`, untimed.
+  let tearDown: () -> Void
+
+  init(name: String, run: @escaping (Int) -> Int) {
+    self.init(name: name, setUp: {}, tearDown: {}, run: run)
+  }
+
+  init(
+    name: String, setUp: @escaping () -> Void, tearDown: @escaping () -> Void,
+    run: @escaping (Int) -> Int
+  ) {
+    self.name = name
+    self.setUp = setUp
+    self.tearDown = tearDown
+    self.run = run
+  }
 }
 
 /// The median time per operation of each candidate, in nanoseconds.
@@ -63,9 +82,11 @@ func measure(_ title: String, _ settings: RunSettings, _ candidates: [Candidate]
 private func calibrate(_ candidate: Candidate, _ settings: RunSettings) -> Int {
   var iterations = 16
   while true {
+    candidate.setUp()
     let start = DispatchTime.now().uptimeNanoseconds
     consume(candidate.run(iterations))
     let elapsed = DispatchTime.now().uptimeNanoseconds - start
+    candidate.tearDown()
     if elapsed >= settings.sampleNanoseconds / 4 || iterations >= 1 << 30 {
       let perOperation = Double(elapsed) / Double(iterations)
       return max(1, Int(Double(settings.sampleNanoseconds) / max(perOperation, 0.01)))
@@ -76,9 +97,11 @@ private func calibrate(_ candidate: Candidate, _ settings: RunSettings) -> Int {
 
 /// Nanoseconds per operation of one sample.
 private func time(_ candidate: Candidate, iterations: Int) -> Double {
+  candidate.setUp()
   let start = DispatchTime.now().uptimeNanoseconds
   consume(candidate.run(iterations))
   let elapsed = DispatchTime.now().uptimeNanoseconds - start
+  candidate.tearDown()
   return Double(elapsed) / Double(iterations)
 }
 

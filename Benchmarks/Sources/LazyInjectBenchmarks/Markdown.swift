@@ -75,6 +75,23 @@ extension Results {
       hot ≤ 1.25× (on the worse of a `let` and a `var` field), cold at any depth ≤ 2.5× and
       singleton ≤ 2.5×.
 
+      ### Scopes, recording and discarded models: costs, no targets
+
+      What a session-scoped property, a reset of its scope and recording cost, and what a
+      discarded model saves, with no goal, in \(costs.processes.count) child processes of their
+      own (`--only costs` runs them alone). The first three rows are measured as the targets
+      are: each alternates with its own control only, in \(costs.rounds) rounds of about
+      \(costs.sampleNanoseconds / 1_000_000) ms within one process, and a process's ratio is that
+      of the medians. The others change the state they measure: each operation is timed once
+      per round, its control in the same round, and a figure is the median of the rounds
+      (\(costs.rounds) for the reset, \(max(1, costs.rounds / 3)) for the timeline).
+
+      - Hot, session scope: a `@Lazy` property whose rule has a custom scope (`.custom("session")`), read N times after its first read, against the hot target's `lazy var` control.
+      - Cold first read, recording / not recording: the cold target's loop while `InitializerRegistry.startRecording()` records, against the same loop unrecorded; recording restarts before each sample and stops after it, untimed.
+      - Model with 5 dependencies, made and discarded: a model with five `@Lazy` dependencies (`.unique` rules building small classes) made by a factory and released unread, against the same model resolving them in `init` with `resolve(_:for:)`, as eager injection does.
+      - Reset of a scope that \(format(count: sessionHolderCount)) objects hold: `InitializerRegistry.shared.reset(.session)` while \(format(count: sessionHolderCount)) objects' `@Lazy` properties hold the session (each read once since the last reset), against the same reset while one object holds it; then the next first read of one of them, which builds the new session, against a new object's first read; then the first read of each of the others, against that of as many new objects.
+      - A timeline of \(format(count: timelineBuilds.measured)) recorded builds: `stopRecording()`, then the timeline's `traceEventJSON`, after \(format(count: timelineBuilds.measured)) recorded cold first reads, per build, against the same for \(format(count: timelineBuilds.control)) builds: a ratio near 1 says the cost grows as the number of builds.
+
       ### The other measures
 
       Each of the other tables runs its systems interleaved: every round times each system once,
@@ -102,6 +119,7 @@ extension Results {
       }
     }
     md += "\n" + targets.markdown
+    md += "\n" + costs.markdown
     for measurement in [hot, hotMutable, cold, singleton] {
       md += "\n" + table(measurement)
     }
@@ -323,4 +341,86 @@ extension Results {
     lock was taken once, so no reader can still hold what it named.
 
     """
+}
+
+extension CostRuns {
+  /// The section of BENCHMARKS.md: every process's figures for every row, what recording adds,
+  /// what a discarded model saves and what a timeline's export takes.
+  var markdown: String {
+    let numbers = processes.indices.map { "Process \($0 + 1)" }
+    let header =
+      "| Row | \(numbers.joined(separator: " | ")) |\n| --- |"
+      + numbers.map { _ in " --- |" }.joined() + "\n"
+    func rows(_ rows: [CostRow]) -> String {
+      rows.map { row in
+        "| \(row.label) | \(figures(row).map { cell(row, $0) }.joined(separator: " | ")) |\n"
+      }.joined()
+    }
+    var md = """
+      ### Costs of scopes, recording and discarded models, in every process
+
+      Each cell is a process's ratio of medians, the row's time over its control's, with both
+      times per operation. These rows have no goal: the hot target's ≤ 1.00× is not the session
+      row's, whose read goes through the handle a reset of its scope empties.
+
+      """
+    md += "\n" + header + rows(CostRow.allCases.filter(\.isPair))
+    let added = recordingNanosecondsPerBuild.map { format(ns: $0) }
+    if !added.isEmpty {
+      md +=
+        "\nRecording adds \(added.joined(separator: ", ")) per build, by process: the recorded"
+        + " first read's time less the unrecorded one's. While recording, first reads take the"
+        + " general path, which records them.\n"
+    }
+    let savings = discardedSavings.map { String(format: "%.1f×", $0) }
+    if let least = leastDiscardedSaving {
+      md +=
+        "\nMade and discarded unread, the model with five `@Lazy` properties costs \(least)× less"
+        + " than the same model resolving them in `init`, in the process that saved least (the"
+        + " eager model's time over the lazy one's, by process: \(savings.joined(separator: ", "))).\n"
+    }
+    md += """
+
+      A process's absolute times move with its memory layout, for a row and its control alike:
+      with address-space randomization off (`setarch -R`), every process ran alike. The ratios
+      hold across processes; read the absolute times as a range.
+
+      """
+    md += """
+
+      #### Resetting a scope that \(format(count: sessionHolderCount)) objects hold
+
+      Each cell is a process's median per operation, the row's then its control's. Each is one
+      operation timed on its own, once per round, and moves between processes more than the
+      pairs above (by the caches it finds as well as the memory layout). A reset empties the one handle that every holder's property shares, under every
+      slot lock; it visits no holder. After it, each holder's first read resolves again on the
+      general path, while a new object's first read takes the fast path.
+
+      """
+    md +=
+      "\n" + header
+      + rows([.scopeReset, .firstReadAfterReset, .laterReadsAfterReset])
+    let builds = timelineBuilds.measured
+    let totals = figures(.timelineJSON).map { figure in
+      figure.map { format(ns: $0.lazyNanoseconds * Double(builds)) } ?? "none"
+    }
+    let stops = figures(.timelineStop).map { figure in
+      figure.map { format(ns: $0.lazyNanoseconds * Double(builds)) } ?? "none"
+    }
+    md += """
+
+      #### A timeline of \(format(count: builds)) recorded builds
+
+      Each cell is a process's median per build, for a timeline of \(format(count: builds))
+      builds then one of \(format(count: timelineBuilds.control)), and their ratio.
+
+      """
+    md += "\n" + header + rows([.timelineStop, .timelineJSON, .timelineBytes])
+    md +=
+      "\nFor the whole timeline of \(format(count: builds)) builds, by process:"
+      + " `stopRecording()` \(stops.joined(separator: ", ")); `traceEventJSON`"
+      + " \(totals.joined(separator: ", ")).\n"
+    for failure in failures { md += "\n- \(failure)" }
+    return failures.isEmpty ? md : md + "\n"
+  }
 }

@@ -19,6 +19,9 @@ struct Results {
   let preparation: Double
   let registryLock: RegistryLockMeasurement
   let validation: ValidationMeasurement
+  /// The costs of scopes, recording and discarded models, a reset of a scope that 10,000
+  /// objects hold and the export of a timeline: each row with its control, in every process.
+  let costs: CostRuns
 }
 
 /// One target of the benchmark issue, and whether this run met it.
@@ -34,8 +37,8 @@ extension Results {
   /// The missed targets whose figures do not depend on the machine's speed.
   ///
   /// Allocations per first read, bytes per property, duplicates in the race: missing one fails
-  /// the run, CI's `--quick` too, as does a process of the targets' measure that crashed or gave
-  /// no figures. Timings are reported, never gated.
+  /// the run, CI's `--quick` too, as does a process of the targets' or the costs' measure that
+  /// crashed or gave no figures. Timings are reported, never gated.
   var deterministicFailures: [String] {
     let lazyMemory = memory.first { $0.system == "@Lazy" }!
     let lazyVarMemory = memory.first { $0.system == "lazy var" }!
@@ -61,6 +64,7 @@ extension Results {
       failures.append("@Lazy's race: \(race.outcome); the target is 0 duplicates, no crash.")
     }
     failures.append(contentsOf: targets.failures)
+    failures.append(contentsOf: costs.failures)
     return failures
   }
 
@@ -159,7 +163,7 @@ extension Results {
 
   /// The figures as plain text, for the terminal.
   var text: String {
-    var lines = targets.text
+    var lines = targets.text + costs.text
     for measurement in [hot, hotMutable, cold, registrySize, singleton] {
       lines.append(measurement.summary)
     }
@@ -188,6 +192,17 @@ func format(ns: Double) -> String {
   if ns < 1_000_000 { return String(format: "%.2f µs", ns / 1000) }
   if ns < 1_000_000_000 { return String(format: "%.2f ms", ns / 1_000_000) }
   return String(format: "%.2f s", ns / 1_000_000_000)
+}
+
+/// A count with its thousands grouped, as in "10,000".
+func format(count: Int) -> String {
+  let digits = String(count)
+  var grouped = ""
+  for (index, digit) in digits.enumerated() {
+    if index > 0, (digits.count - index) % 3 == 0 { grouped += "," }
+    grouped.append(digit)
+  }
+  return grouped
 }
 
 func format(ratio: Double) -> String {

@@ -231,13 +231,23 @@ struct TargetRuns {
 /// process's layout of memory and code, and a slow period of the machine, then count as what
 /// they are, one process among several.
 func measureTargetsInProcesses(_ count: Int, _ settings: RunSettings) -> TargetRuns {
+  let processes = runChildProcesses(
+    count,
+    arguments: ["--targets-child", String(settings.rounds), String(settings.sampleNanoseconds)],
+    rows: TargetRow.allCases.map(\.rawValue))
+  return TargetRuns(
+    rounds: settings.rounds, sampleNanoseconds: settings.sampleNanoseconds, processes: processes)
+}
+
+/// Runs `count` child processes of this binary with `arguments`, one after another, and reads
+/// the figure lines each prints (`TargetFigure.line`); a process that crashed, failed, or gave
+/// no figure for one of `rows` says so.
+func runChildProcesses(_ count: Int, arguments: [String], rows: [String]) -> [TargetProcess] {
   var processes: [TargetProcess] = []
   for _ in 0..<count {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executablePath())
-    process.arguments = [
-      "--targets-child", String(settings.rounds), String(settings.sampleNanoseconds),
-    ]
+    process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output
     do {
@@ -255,11 +265,10 @@ func measureTargetsInProcesses(_ count: Int, _ settings: RunSettings) -> TargetR
       failure = "crashed (signal \(process.terminationStatus))"
     } else if process.terminationStatus != 0 {
       failure = "exited with status \(process.terminationStatus)"
-    } else if figures.map(\.row) != TargetRow.allCases.map(\.rawValue) {
+    } else if figures.map(\.row) != rows {
       failure = "gave figures for \(figures.map(\.row)), not for every row"
     }
     processes.append(TargetProcess(figures: figures, failure: failure))
   }
-  return TargetRuns(
-    rounds: settings.rounds, sampleNanoseconds: settings.sampleNanoseconds, processes: processes)
+  return processes
 }

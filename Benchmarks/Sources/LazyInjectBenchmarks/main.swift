@@ -9,14 +9,21 @@
 // for each process, a `process K of N` line and then a line per row,
 // `row<TAB>ratio<TAB>@Lazy ns<TAB>control ns<TAB>goal` (goal `-`: an informative row), then
 // every row's ratios, the worst and the verdict (it fails only when a process gives no figures);
-// `--processes N` sets how many processes (3, or 2 with `--quick`), for this measure in every
-// run. `Benchmarks/compare` runs it with `--processes 1` for each process of each build.
+// `--processes N` sets how many processes (3, or 2 with `--quick`), for this measure and the
+// costs' in every run. `Benchmarks/compare` runs it with `--processes 1` for each process of each
+// build.
+// `--only costs` runs only the costs of scopes, recording and discarded models (the hot read of
+// a session-scoped property, a recorded cold first read, a discarded model: each alternating
+// with its control, as the targets; then a reset of a scope that 10,000 objects hold and the
+// export of a timeline of 10,000 builds, each with its control in the same round), in child
+// processes, and prints them.
 // `--only registry-lock` runs only the measure of work under the registry lock, and prints it
 // (`--only speed`: the timed reads; `--only validate`: the checks of a whole module);
 // `--registrations N` sets the largest registry size (100000, or 1000 with `--quick`).
 // `--only table` prints every timed row of BENCHMARKS.md's speed tables as tab-separated
 // `measure/system<TAB>nanoseconds` lines, for `COMPARE_TABLE=1 Benchmarks/compare`;
 // `--rounds N` sets the rounds of each measure.
+// `--help` lists the options.
 // `--profile cold`, `--profile singleton`, `--profile deep` (a cold read 20 classes deep) or
 // `--profile resolve` (a cold `resolve(_:for:)`) runs
 // one loop of 5,000,000 first reads for `perf record`, prints its checksum and exits.
@@ -24,6 +31,25 @@ import Foundation
 import LazyInject
 
 let arguments = CommandLine.arguments.dropFirst()
+
+if arguments.contains("--help") || arguments.contains("-h") {
+  print(
+    """
+    LazyInjectBenchmarks: every measure, printed; BENCHMARKS.md and chart.svg with --write.
+
+      --write           rewrite Benchmarks/BENCHMARKS.md and Benchmarks/chart.svg (full run, at
+                        least 3 processes)
+      --quick           run everything briefly, write nothing (CI's check)
+      --processes N     child processes of the targets' and the costs' measures (3; 2 with --quick)
+      --rounds N        rounds of each measure (31; 3 with --quick)
+      --registrations N the largest registry size measured (100000; 1000 with --quick)
+      --only MEASURE    one measure, printed: targets, costs, registry-lock, speed, validate, table
+      --profile KIND    one loop of 5,000,000 first reads for perf record: cold, singleton, deep,
+                        resolve
+      --help, -h        this text
+    """)
+  exit(0)
+}
 
 if arguments.first == "--race", arguments.count == 3, let rounds = Int(arguments.last!) {
   registerLazyInjectFixtures()
@@ -37,6 +63,16 @@ if arguments.first == "--targets-child", arguments.count == 3,
   // One process of the targets' measure (`measureTargetsInProcesses`).
   registerLazyInjectFixtures()
   exit(runTargetsChild(rounds: rounds, sampleNanoseconds: sampleNanoseconds))
+}
+
+if arguments.first == "--costs-child", arguments.count == 3,
+  let rounds = Int(arguments[arguments.startIndex + 1]),
+  let sampleNanoseconds = UInt64(arguments[arguments.startIndex + 2])
+{
+  // One process of the costs' measure (`measureCostsInProcesses`).
+  registerLazyInjectFixtures()
+  registerCostFixtures()
+  exit(runCostsChild(rounds: rounds, sampleNanoseconds: sampleNanoseconds))
 }
 
 if arguments.first == "--profile" {
@@ -100,8 +136,8 @@ func step<Result>(_ name: String, _ body: () -> Result) -> Result {
 
 if arguments.contains("--only") {
   let only = argument(after: "--only")
-  guard ["targets", "registry-lock", "speed", "validate", "table"].contains(only) else {
-    print("--only knows five measures: targets, registry-lock, speed, validate, table")
+  guard ["targets", "costs", "registry-lock", "speed", "validate", "table"].contains(only) else {
+    print("--only knows six measures: targets, costs, registry-lock, speed, validate, table")
     exit(2)
   }
   guard !writes else {
@@ -118,6 +154,17 @@ if arguments.contains("--only") {
     print(targets.text.joined(separator: "\n"))
     // Timings never fail a run; a process that gave no figures does.
     exit(targets.failures.isEmpty ? 0 : 1)
+  }
+  if only == "costs" {
+    let costs = step(
+      "the costs of scopes, recording and discarded models, in \(processCount) processes"
+    ) {
+      measureCostsInProcesses(processCount, settings)
+    }
+    print()
+    print(costs.text.joined(separator: "\n"))
+    // Timings never fail a run; a process that gave no figures does.
+    exit(costs.failures.isEmpty ? 0 : 1)
   }
   if only == "speed" {
     // The timed rows alone, for profiling work: hot reads, cold reads, singletons.
@@ -164,6 +211,9 @@ if arguments.contains("--only") {
 let targets = step("the targets: hot, cold and singleton, in \(processCount) processes") {
   measureTargetsInProcesses(processCount, settings)
 }
+let costs = step(
+  "the costs of scopes, recording and discarded models, in \(processCount) processes"
+) { measureCostsInProcesses(processCount, settings) }
 let hot = step("hot reads") { measureHotRead(settings) }
 let hotMutable = step("hot reads of a var field") { measureHotReadOfMutableField(settings) }
 let cold = step("cold reads") { measureCold(settings) }
@@ -180,7 +230,8 @@ let results = Results(
   registration: step("registration") { measureRegistration(settings) },
   preparation: await measurePreparation(isQuick: isQuick),
   registryLock: step("work under the registry lock") { measureRegistryLock(settings) },
-  validation: step("validate(classesIn:)") { measureValidation(settings, isQuick: isQuick) })
+  validation: step("validate(classesIn:)") { measureValidation(settings, isQuick: isQuick) },
+  costs: costs)
 
 print()
 print(results.text)
