@@ -6,12 +6,25 @@ import Testing
 
 @testable import LazyInjectDemo
 
-/// Runs `scene` silently and returns what it said.
+/// Runs `scene` and returns what it said, in a child process (an exit test) where exit tests
+/// run: a scene starts by resetting every scope of `InitializerRegistry.shared`, which in this
+/// process would release instances that the suites running beside this one hold across reads.
 @MainActor
 private func lines(of scene: String) async throws -> [String] {
-  let scene = try #require(Scene.named(scene))
-  await scene.perform(echo: false)
-  return Narrator.shared.lines
+  #if compiler(>=6.3) && !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+    let result = await #expect(
+      processExitsWith: .success, observing: [\.standardOutputContent]
+    ) { [scene = scene as String] in
+      startWatchdog()
+      exit(await Demo.run(arguments: [scene]))
+    }
+    return String(decoding: try #require(result).standardOutputContent, as: UTF8.self)
+      .split(separator: "\n").map(String.init)
+  #else
+    let scene = try #require(Scene.named(scene))
+    await scene.perform(echo: false)
+    return Narrator.shared.lines
+  #endif
 }
 
 /// The index of the first line containing `text`.
@@ -19,10 +32,10 @@ private func index(of text: String, in lines: [String]) throws -> Int {
   try #require(lines.firstIndex { $0.contains(text) }, "no line contains \(text)")
 }
 
-// Serialized: every scene narrates into `Narrator.shared`, one record for the whole process that
-// `perform` empties (and whose serial numbers it restarts) before the scene runs, and resets the
-// scopes of `InitializerRegistry.shared`. The tests are async: run in parallel, two scenes would
-// interleave at their suspensions, and each test would read the other's lines.
+// Serialized: where exit tests do not run, every scene narrates into `Narrator.shared`, one record
+// for the whole process that `perform` empties (and whose serial numbers it restarts) before the
+// scene runs. The tests are async: run in parallel, two scenes would interleave at their
+// suspensions, and each test would read the other's lines.
 @MainActor
 @Suite(.serialized)
 struct DemoTests {
@@ -64,7 +77,15 @@ struct DemoTests {
   }
 
   @Test func everySceneRuns() async {
-    #expect(await Demo.run(arguments: [], echo: false) == 0)
+    // In a child process where exit tests run, as `lines(of:)` runs a scene.
+    #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        exit(await Demo.run(arguments: [], echo: false))
+      }
+    #else
+      #expect(await Demo.run(arguments: [], echo: false) == 0)
+    #endif
   }
 
   // An exit test (Swift Testing runs none on iOS, tvOS, watchOS or visionOS): recording is
