@@ -44,24 +44,15 @@ extension InitializerRegistry {
     for module in ordered {
       let conditional = module as? ConditionalModule
       let name = typeName(type(of: conditional?.module ?? module))
-      let installation = ModuleInstallation(
-        name: conditional.map { "\(name) when \($0.condition)" } ?? name,
-        isConditional: conditional != nil)
-      ModuleInstallation.$current.withValue(installation) { module.register(in: self) }
+      let label = conditional.map { "\(name) when \($0.condition)" } ?? name
+      Self.$installing.withValue((label, conditional != nil)) { module.register(in: self) }
     }
   }
-}
 
-/// The module whose registrations are being made on this task.
-internal struct ModuleInstallation: Sendable {
-  @TaskLocal static var current: ModuleInstallation?
-
-  /// The module's name, with its condition if it has one; diagnostics show it.
-  let name: String
-
-  /// Whether a condition switched the module on: its registrations replace others on purpose,
-  /// so the duplicate-registration handler does not hear of them.
-  let isConditional: Bool
+  /// The module whose registrations are being made on this task: its name, with its condition if
+  /// it has one (diagnostics show it), and whether a condition switched it on (its registrations
+  /// then replace others on purpose, so the duplicate-registration handler does not hear of them).
+  @TaskLocal static var installing: (name: String, isConditional: Bool)?
 }
 
 /// When a module is installed: UI tests, previews and debug builds switch an app to other

@@ -52,9 +52,7 @@ internal struct RuleTable {
   /// release once it has unlocked: a singleton's deinit may resolve from the registry.
   mutating func remove(property: Any.Type, key: Key) -> [AnyRegistration] {
     plans = [:]
-    let type = ObjectIdentifier(property)
-    defer { if rules[type]?.isEmpty == true { rules[type] = nil } }
-    return rules[type]?.removeValue(forKey: key).map { [$0] } ?? []
+    return rules[ObjectIdentifier(property)]?.removeValue(forKey: key).map { [$0] } ?? []
   }
 
   /// Removes every rule, property rules included.

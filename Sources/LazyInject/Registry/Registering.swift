@@ -145,7 +145,7 @@ extension InitializerRegistry {
     forwardTarget: Any.Type? = nil, scope: Scope, fileID: StaticString, line: UInt,
     isMainActor: Bool = false, isAsync: Bool, make: (RuleSource) -> AnyRegistration
   ) {
-    let (target, module) = (registrationTarget, ModuleInstallation.current)
+    let (target, module) = (registrationTarget, Self.installing)
     let registration = make(
       RuleSource(
         propertyType: propertyType, containerType: property?.rootClass ?? container, scope: scope,
