@@ -127,13 +127,13 @@ extension InitializerRegistry: CustomStringConvertible {
 extension InitializerRegistry {
   /// Everything of a registry that changes, guarded by its lock (`Protected`, which checks in
   /// debug builds that every access holds it).
-  struct State {
+  package struct State {
     /// Whether the automatic modules of ``shared`` are installed; every other registry starts
     /// `.installed`.
     var modules: AutomaticModules
     var duplicateHandler: @Sendable (DuplicateRegistration) -> Void
-    var rules = RuleTable()
-    var instances = InstanceStore()
+    package var rules = RuleTable()
+    package var instances = InstanceStore()
     var tracer: (@Sendable (ResolutionEvent) -> Void)?
     /// For an override layer's own registry, the test that runs inside it, if a helper named it.
     var testName: String?
@@ -156,7 +156,7 @@ extension InitializerRegistry {
   /// the modules, exactly once: a registration made before any resolution is added after them
   /// and wins. Other threads wait while one installs; the installing thread itself passes, so
   /// modules can register.
-  internal func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+  package func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     while true {
       state.lock.lock()
       if !claimInstallation() {
