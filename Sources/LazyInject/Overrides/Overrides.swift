@@ -283,9 +283,6 @@ extension InitializerRegistry {
   // layer's `configure`, so that a failed `@Lazy` read says which test it stopped.
 
   /// The test that runs inside this override layer, which a testing helper names in the layer's
-  /// `configure` closure; nil for a registry.
-  package var testName: String? {
-    get { withState(\.testName) }
-    set { withState { $0.testName = newValue } }
-  }
+  /// `configure` closure (setting `State.testName`); nil for a registry.
+  package var testName: String? { withState(\.testName) }
 }

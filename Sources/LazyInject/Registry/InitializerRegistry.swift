@@ -136,7 +136,7 @@ extension InitializerRegistry {
     package var instances = InstanceStore()
     var tracer: (@Sendable (ResolutionEvent) -> Void)?
     /// For an override layer's own registry, the test that runs inside it, if a helper named it.
-    var testName: String?
+    package var testName: String?
   }
 
   enum AutomaticModules {

@@ -39,9 +39,8 @@ extension InitializerRegistry {
   /// Installs `modules`: the unconditional ones in order, then the conditional ones in order, so
   /// that a module switched on by a condition wins.
   internal func install(_ modules: [any InitializerModule]) {
-    let ordered =
-      modules.filter { !($0 is ConditionalModule) } + modules.filter { $0 is ConditionalModule }
-    for module in ordered {
+    // `sorted` is stable: each group keeps its order.
+    for module in modules.sorted(by: { !($0 is ConditionalModule) && $1 is ConditionalModule }) {
       let conditional = module as? ConditionalModule
       let name = typeName(type(of: conditional?.module ?? module))
       let label = conditional.map { "\(name) when \($0.condition)" } ?? name

@@ -182,7 +182,7 @@ struct MainActorFailureTests {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
           startWatchdog()
           InitializerRegistry.shared.withOverrides {
-            $0.testName = "testCheckout()"
+            $0.withState { $0.testName = "testCheckout()" }
           } operation: {
             _ = TestNamedScreen().missing
           }
