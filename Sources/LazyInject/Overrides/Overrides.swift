@@ -199,11 +199,9 @@ internal final class SharedBuild: Sendable {
 /// from a task's stack, a chain, so the innermost says it all, unless they are no single chain.
 @usableFromInline internal struct LayersUsed {
   /// An override layer, as named here: its identity and what comparing layers needs.
-  @usableFromInline struct Layer {
-    let identifier: ObjectIdentifier
-    let depth: Int
-    let base: ObjectIdentifier
-  }
+  @usableFromInline typealias Layer = (
+    identifier: ObjectIdentifier, depth: Int, base: ObjectIdentifier
+  )
 
   /// The innermost layer used, if any.
   @usableFromInline var layer: Layer?
@@ -216,8 +214,7 @@ internal final class SharedBuild: Sendable {
 
   /// A use of `layer`.
   init(_ layer: InitializerRegistry) {
-    self.init()
-    self.layer = Layer(identifier: .init(layer), depth: layer.overrideDepth, base: layer.root)
+    (self.layer, isMixed) = ((ObjectIdentifier(layer), layer.overrideDepth, layer.root), false)
   }
 
   /// Whether nothing was used.

@@ -42,7 +42,7 @@ public final class InitializerRegistry: Sendable {
 
   /// Everything that changes: rules, kept instances, settings (see `State`), behind the
   /// registry's lock.
-  internal let state: Protected<State>
+  package let state: Protected<State>
 
   /// 0 for a registry; n for the registries holding the n-th override layer over another.
   package let overrideDepth: Int
@@ -130,7 +130,7 @@ extension InitializerRegistry {
   package struct State {
     /// Whether the automatic modules of ``shared`` are installed; every other registry starts
     /// `.installed`.
-    var modules: AutomaticModules
+    package var modules: AutomaticModules
     var duplicateHandler: @Sendable (DuplicateRegistration) -> Void
     package var rules = RuleTable()
     package var instances = InstanceStore()
@@ -139,7 +139,7 @@ extension InitializerRegistry {
     package var testName: String?
   }
 
-  enum AutomaticModules {
+  package enum AutomaticModules {
     case pending
     case installing(thread: UnsafeRawPointer)
     /// The first use was off the main actor: the main actor installs (a job on the main queue,
@@ -270,11 +270,4 @@ extension InitializerRegistry {
   ///
   /// For the package's tests: `InitializerRegistry.mainActorWait.withLock { $0 = 0 }`.
   package static let mainActorWait = Protected(10)
-
-  /// Whether something waits for the main actor to install the modules of ``shared``.
-  ///
-  /// For the package's tests.
-  package static var isAwaitingMainActor: Bool {
-    shared.state.withLock { if case .awaitingMainActor = $0.modules { true } else { false } }
-  }
 }
