@@ -48,7 +48,7 @@ extension InitializerRegistry {
     var lines = ["How LazyInject resolves \(typeName(propertyType)) for \(container):"]
     for registry in registries {
       lines.append("\(registry.layerTitle):")
-      let entry = registry.plan(for: propertyType, in: containerType)
+      let entry = registry.withState { $0.rules.plan(for: propertyType, in: containerType) }
       // A rule is used, or shadowed by the rule that serves in its place.
       let line = { (subject: String, rule: AnyRegistration, served: Decision) in
         let property = rule.source.property == nil ? "" : " for this property"
@@ -91,7 +91,7 @@ extension InitializerRegistry {
     lines +=
       results + [(results.isEmpty ? "Result: " : "Result for every other property: ") + result]
     if let rule = decision.registration, rule.source.isAsync, let owner = decision.owner {
-      let isReady = owner.keepsInstance(of: rule)
+      let isReady = owner.withState { $0.instances.instance(of: rule) != nil }
       lines.append(
         "Its initializer is async: "
           + (isReady

@@ -54,7 +54,7 @@ public struct OverridesTrait: TestTrait, SuiteTrait, TestScoping {
     named name: String, performing function: @Sendable () async throws -> Void
   ) async throws {
     try await registry.withOverrides { layer in
-      layer.testName = name
+      layer.withState { $0.testName = name }
       configure(layer)
     } operation: {
       try await function()

@@ -40,7 +40,7 @@ open class OverridingTestCase: XCTestCase {
   /// Runs the test inside ``LazyInject/InitializerRegistry/withOverrides(_:operation:)``.
   open override func invokeTest() {
     overriddenRegistry.withOverrides { layer in
-      layer.testName = name
+      layer.withState { $0.testName = name }
       overrides(layer)
     } operation: {
       super.invokeTest()

@@ -201,7 +201,7 @@ import Testing
     let (started, isStarted) = AsyncStream.makeStream(of: Void.self)
     let busy = Task { @MainActor in
       isStarted.yield()
-      while !InitializerRegistry.isAwaitingMainActor {}
+      while !isAwaitingMainActor() {}
     }
     for await _ in started { break }
     let registry = InitializerRegistry.shared
@@ -237,3 +237,11 @@ import Testing
     var description = ""
   }
 #endif
+
+/// Whether something waits for the main actor to install the modules of the shared registry: its
+/// state read without the gate of `withState`, which would wait for them.
+private func isAwaitingMainActor() -> Bool {
+  InitializerRegistry.shared.state.withLock {
+    if case .awaitingMainActor = $0.modules { true } else { false }
+  }
+}

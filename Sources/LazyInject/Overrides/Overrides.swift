@@ -95,12 +95,12 @@ extension InitializerRegistry {
 /// above every layer's in-force rules, so a mock wins whatever the order of registration. Both
 /// share the layer's depth, and die with it.
 internal struct OverrideLayer: Sendable {
-  /// The registry the layer overrides.
-  let base: ObjectIdentifier
   /// The rules `configure` registered.
   let registry: InitializerRegistry
   /// The rules registered on the base registry while the layer is in force.
   let inForce: InitializerRegistry
+  /// The registry the layer overrides.
+  var base: ObjectIdentifier { registry.root }
 }
 
 /// The override layers in force, outermost first: what a task holds in its task-local, and what
@@ -152,16 +152,15 @@ internal final class CreationLayers: Sendable {
   let stack: OverrideStack?
   let build: SharedBuild?
 
-  private init(stack: OverrideStack?, build: SharedBuild?) {
-    (self.stack, self.build) = (stack, build)
-  }
-
   /// The layers of the calling task, or nil when nothing is in force; in a process that never
   /// made a layer, nil at once.
-  static var current: CreationLayers? {
+  static var current: CreationLayers? { CreationLayers() }
+
+  /// The calling task's layers (see `current`).
+  private init?() {
     guard _lazyinject_overrides_used() != 0 else { return nil }
-    let (stack, build) = (OverrideScope.current, OverrideScope.sharedBuild)
-    return stack == nil && build == nil ? nil : CreationLayers(stack: stack, build: build)
+    (stack, build) = (OverrideScope.current, OverrideScope.sharedBuild)
+    if stack == nil && build == nil { return nil }
   }
 
   /// The layers a first read made where `reader` is in force uses: those of the keeper of the
@@ -200,11 +199,9 @@ internal final class SharedBuild: Sendable {
 /// from a task's stack, a chain, so the innermost says it all, unless they are no single chain.
 @usableFromInline internal struct LayersUsed {
   /// An override layer, as named here: its identity and what comparing layers needs.
-  @usableFromInline struct Layer {
-    let identifier: ObjectIdentifier
-    let depth: Int
-    let base: ObjectIdentifier
-  }
+  @usableFromInline typealias Layer = (
+    identifier: ObjectIdentifier, depth: Int, base: ObjectIdentifier
+  )
 
   /// The innermost layer used, if any.
   @usableFromInline var layer: Layer?
@@ -217,8 +214,7 @@ internal final class SharedBuild: Sendable {
 
   /// A use of `layer`.
   init(_ layer: InitializerRegistry) {
-    self.init()
-    self.layer = Layer(identifier: .init(layer), depth: layer.overrideDepth, base: layer.root)
+    (self.layer, isMixed) = ((ObjectIdentifier(layer), layer.overrideDepth, layer.root), false)
   }
 
   /// Whether nothing was used.
@@ -269,7 +265,6 @@ internal enum OverrideScope {
     _lazyinject_set_overrides_used()
     let depth = layers.count { $0.base == ObjectIdentifier(base) } + 1
     let layer = OverrideLayer(
-      base: ObjectIdentifier(base),
       registry: InitializerRegistry(overriding: base, depth: depth),
       inForce: InitializerRegistry(overriding: base, depth: depth, inForce: true))
     try $configuring.withValue(layer.registry) { try configure(layer.registry) }
@@ -285,12 +280,6 @@ extension InitializerRegistry {
   // layer's `configure`, so that a failed `@Lazy` read says which test it stopped.
 
   /// The test that runs inside this override layer, which a testing helper names in the layer's
-  /// `configure` closure; nil for a registry.
-  package var testName: String? {
-    get { withState(\.testName) }
-    set { withState { $0.testName = newValue } }
-  }
-
-  /// The test running inside override layers on the calling task, if a testing helper named it.
-  package static var currentTestName: String? { OverrideScope.testName }
+  /// `configure` closure (setting `State.testName`); nil for a registry.
+  package var testName: String? { withState(\.testName) }
 }

@@ -46,10 +46,8 @@ extension InitializerRegistry {
     get { withState { $0.duplicateHandler } }
     // The old handler, and what it captured, is released after unlocking.
     set {
-      _ = withState { state in
-        defer { state.duplicateHandler = newValue }
-        return state.duplicateHandler
-      }
+      var old = newValue
+      withState { swap(&$0.duplicateHandler, &old) }
     }
   }
 }

@@ -42,7 +42,7 @@ public final class InitializerRegistry: Sendable {
 
   /// Everything that changes: rules, kept instances, settings (see `State`), behind the
   /// registry's lock.
-  internal let state: Protected<State>
+  package let state: Protected<State>
 
   /// 0 for a registry; n for the registries holding the n-th override layer over another.
   package let overrideDepth: Int
@@ -127,19 +127,19 @@ extension InitializerRegistry: CustomStringConvertible {
 extension InitializerRegistry {
   /// Everything of a registry that changes, guarded by its lock (`Protected`, which checks in
   /// debug builds that every access holds it).
-  struct State {
+  package struct State {
     /// Whether the automatic modules of ``shared`` are installed; every other registry starts
     /// `.installed`.
-    var modules: AutomaticModules
+    package var modules: AutomaticModules
     var duplicateHandler: @Sendable (DuplicateRegistration) -> Void
-    var rules = RuleTable()
-    var instances = InstanceStore()
+    package var rules = RuleTable()
+    package var instances = InstanceStore()
     var tracer: (@Sendable (ResolutionEvent) -> Void)?
     /// For an override layer's own registry, the test that runs inside it, if a helper named it.
-    var testName: String?
+    package var testName: String?
   }
 
-  enum AutomaticModules {
+  package enum AutomaticModules {
     case pending
     case installing(thread: UnsafeRawPointer)
     /// The first use was off the main actor: the main actor installs (a job on the main queue,
@@ -156,7 +156,7 @@ extension InitializerRegistry {
   /// the modules, exactly once: a registration made before any resolution is added after them
   /// and wins. Other threads wait while one installs; the installing thread itself passes, so
   /// modules can register.
-  internal func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+  package func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     while true {
       state.lock.lock()
       if !claimInstallation() {
@@ -270,11 +270,4 @@ extension InitializerRegistry {
   ///
   /// For the package's tests: `InitializerRegistry.mainActorWait.withLock { $0 = 0 }`.
   package static let mainActorWait = Protected(10)
-
-  /// Whether something waits for the main actor to install the modules of ``shared``.
-  ///
-  /// For the package's tests.
-  package static var isAwaitingMainActor: Bool {
-    shared.state.withLock { if case .awaitingMainActor = $0.modules { true } else { false } }
-  }
 }

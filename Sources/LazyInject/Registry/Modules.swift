@@ -39,29 +39,19 @@ extension InitializerRegistry {
   /// Installs `modules`: the unconditional ones in order, then the conditional ones in order, so
   /// that a module switched on by a condition wins.
   internal func install(_ modules: [any InitializerModule]) {
-    let ordered =
-      modules.filter { !($0 is ConditionalModule) } + modules.filter { $0 is ConditionalModule }
-    for module in ordered {
+    // `sorted` is stable: each group keeps its order.
+    for module in modules.sorted(by: { !($0 is ConditionalModule) && $1 is ConditionalModule }) {
       let conditional = module as? ConditionalModule
       let name = typeName(type(of: conditional?.module ?? module))
-      let installation = ModuleInstallation(
-        name: conditional.map { "\(name) when \($0.condition)" } ?? name,
-        isConditional: conditional != nil)
-      ModuleInstallation.$current.withValue(installation) { module.register(in: self) }
+      let label = conditional.map { "\(name) when \($0.condition)" } ?? name
+      Self.$installing.withValue((label, conditional != nil)) { module.register(in: self) }
     }
   }
-}
 
-/// The module whose registrations are being made on this task.
-internal struct ModuleInstallation: Sendable {
-  @TaskLocal static var current: ModuleInstallation?
-
-  /// The module's name, with its condition if it has one; diagnostics show it.
-  let name: String
-
-  /// Whether a condition switched the module on: its registrations replace others on purpose,
-  /// so the duplicate-registration handler does not hear of them.
-  let isConditional: Bool
+  /// The module whose registrations are being made on this task: its name, with its condition if
+  /// it has one (diagnostics show it), and whether a condition switched it on (its registrations
+  /// then replace others on purpose, so the duplicate-registration handler does not hear of them).
+  @TaskLocal static var installing: (name: String, isConditional: Bool)?
 }
 
 /// When a module is installed: UI tests, previews and debug builds switch an app to other

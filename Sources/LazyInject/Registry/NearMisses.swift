@@ -9,22 +9,15 @@ extension InitializerRegistry {
   package static func nearMisses(for property: Any.Type, in registries: [InitializerRegistry])
     -> [Rule]
   {
-    let optional = optionalType(wrapping: property)
     // Every type conforms to `Any`, and every class to `AnyObject`: no registration is near.
     let metatype = (property == Any.self || property == AnyObject.self ? nil : property).flatMap {
       _lazyinject_existential_metatype(unsafeBitCast($0, to: UnsafeRawPointer.self))
     }.map { unsafeBitCast($0, to: Any.Type.self) }
     return registries.flatMap(\.registrations).filter { registration in
-      registration.propertyType == optional
+      wrappedType(of: registration.propertyType) == property
         || metatype.map { isValue(registration.propertyType, of: $0) } == true
     }.map(\.rule).sorted { $0.description < $1.description }
   }
-}
-
-/// `Optional<property>.self`.
-private func optionalType(wrapping property: Any.Type) -> Any.Type {
-  func wrap<Wrapped>(_: Wrapped.Type) -> Any.Type { Wrapped?.self }
-  return _openExistential(property, do: wrap)
 }
 
 /// Whether the metatype `type` is an instance of `metatype`, an existential metatype

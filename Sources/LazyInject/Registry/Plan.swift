@@ -7,7 +7,7 @@
 /// plan each (property type, container class) pair gets from them.
 ///
 /// A value type, part of its registry's `State`.
-internal struct RuleTable {
+package struct RuleTable {
   /// The rules by property type, then by what each is for: its container class (nil: the root
   /// default), or for a rule for one property, its key path (whose equality includes its root).
   private var rules: [ObjectIdentifier: [Key: AnyRegistration]] = [:]
@@ -52,9 +52,7 @@ internal struct RuleTable {
   /// release once it has unlocked: a singleton's deinit may resolve from the registry.
   mutating func remove(property: Any.Type, key: Key) -> [AnyRegistration] {
     plans = [:]
-    let type = ObjectIdentifier(property)
-    defer { if rules[type]?.isEmpty == true { rules[type] = nil } }
-    return rules[type]?.removeValue(forKey: key).map { [$0] } ?? []
+    return rules[ObjectIdentifier(property)]?.removeValue(forKey: key).map { [$0] } ?? []
   }
 
   /// Removes every rule, property rules included.
@@ -64,7 +62,7 @@ internal struct RuleTable {
   }
 
   /// The plan of `property` in `containerClass`, cached until the rules change.
-  mutating func plan(for property: Any.Type, in containerClass: AnyClass) -> Plan {
+  package mutating func plan(for property: Any.Type, in containerClass: AnyClass) -> Plan {
     let pair = Pair(property, containerClass)
     if let cached = plans[pair] { return cached }
     let (classes, own) = (ancestry(of: containerClass), rules[pair.property] ?? [:])
@@ -127,24 +125,12 @@ package struct Plan {
   /// The synchronous rule that serves every property of the pair, whichever property reads it,
   /// stored unboxed: what the fast path of a first read may take without the registry's lock.
   var fastRule: AnyRegistration? {
-    guard isFirstRule, propertyRules.isEmpty, let rule = typeRule, !rule.source.isAsync,
-      rule.source.forwardTarget == nil
-    else { return nil }
-    return rule
+    let isFast = isFirstRule && propertyRules.isEmpty && typeRule?.source.isAsync == false
+    return isFast && typeRule?.source.forwardTarget == nil ? typeRule : nil
   }
 }
 
 extension InitializerRegistry {
-  /// The plan of `property` in `containerClass` from this registry's rules alone.
-  package func plan(for property: Any.Type, in containerClass: AnyClass) -> Plan {
-    withState { $0.rules.plan(for: property, in: containerClass) }
-  }
-
-  /// Whether this registry keeps an instance of `registration` now.
-  package func keepsInstance(of registration: AnyRegistration) -> Bool {
-    withState { $0.instances.instance(of: registration) != nil }
-  }
-
   /// The property a decision is for: rules for one property apply to a property, never to a
   /// bare type.
   package enum PropertyIdentity {

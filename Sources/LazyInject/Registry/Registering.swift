@@ -134,18 +134,20 @@ extension InitializerRegistry {
   ) {
     add(
       propertyType, container: container, property: property, scope: scope, fileID: fileID,
-      line: line, isMainActor: isMainActor, isAsync: false
+      line: line, isMainActor: isMainActor
     ) { Registration(source: $0, make: make) }
   }
 
-  /// Adds the registration `make` makes of its source, a synchronous or an async one, or a
-  /// forward to `forwardTarget`.
+  /// Adds the registration `make` makes of its source, a synchronous or an async one; without
+  /// `make`, a forward to `forwardTarget`, a rule the resolution serves by resolving the target
+  /// for the same sender and casting.
   internal func add(
     _ propertyType: Any.Type, container: AnyClass?, property: PropertyTarget? = nil,
-    forwardTarget: Any.Type? = nil, scope: Scope, fileID: StaticString, line: UInt,
-    isMainActor: Bool = false, isAsync: Bool, make: (RuleSource) -> AnyRegistration
+    forwardTarget: Any.Type? = nil, scope: Scope = .unique, fileID: StaticString, line: UInt,
+    isMainActor: Bool = false, isAsync: Bool = false,
+    make: (RuleSource) -> AnyRegistration = { AnyRegistration(source: $0) }
   ) {
-    let (target, module) = (registrationTarget, ModuleInstallation.current)
+    let (target, module) = (registrationTarget, Self.installing)
     let registration = make(
       RuleSource(
         propertyType: propertyType, containerType: property?.rootClass ?? container, scope: scope,
@@ -379,7 +381,7 @@ extension InitializerRegistry {
   public func forward<Forwarded, Target>(
     _ forwardedType: Forwarded.Type, to targetType: Target.Type, fileID: StaticString = #fileID,
     line: UInt = #line
-  ) { addForward(forwardedType, in: nil, to: targetType, fileID: fileID, line: line) }
+  ) { add(forwardedType, container: nil, forwardTarget: targetType, fileID: fileID, line: line) }
 
   /// Resolves `forwardedType` in containers of class `containerType` and its subclasses by
   /// resolving `targetType` for the same sender.
@@ -399,17 +401,10 @@ extension InitializerRegistry {
   public func forward<Forwarded, Container: AnyObject, Target>(
     _ forwardedType: Forwarded.Type, in containerType: Container.Type, to targetType: Target.Type,
     fileID: StaticString = #fileID, line: UInt = #line
-  ) { addForward(forwardedType, in: containerType, to: targetType, fileID: fileID, line: line) }
-
-  /// Adds a forward of `forwardedType` to `targetType` for `container` (nil: the root default): a
-  /// rule the resolution serves by resolving the target for the same sender and casting.
-  private func addForward(
-    _ forwardedType: Any.Type, in container: AnyClass?, to targetType: Any.Type,
-    fileID: StaticString, line: UInt
   ) {
     add(
-      forwardedType, container: container, forwardTarget: targetType, scope: .unique,
-      fileID: fileID, line: line, isAsync: false, make: { AnyRegistration(source: $0) })
+      forwardedType, container: containerType, forwardTarget: targetType, fileID: fileID,
+      line: line)
   }
 }
 

@@ -45,10 +45,8 @@ extension InitializerRegistry {
     // Fast path reads are not traced: changing the tracer empties the fast path's table. The old
     // tracer, and what it captured, is released after unlocking.
     set {
-      _ = withStateChange { state in
-        defer { state.tracer = newValue }
-        return state.tracer
-      }
+      var old = newValue
+      withStateChange { swap(&$0.tracer, &old) }
     }
   }
 }

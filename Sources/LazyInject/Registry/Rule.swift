@@ -185,7 +185,8 @@ extension InitializerRegistry {
     source: RuleSource, takesSender: Bool = true,
     asyncInitializer: (@Sendable (AnyObject?) async throws -> Any)? = nil
   ) {
-    (self.source, policy) = (source, ScopePolicy(source.scope))
+    let scope = source.scope
+    (self.source, policy) = (source, scope == .unique ? .none : scope == .weak ? .weak : .strong)
     (self.asyncInitializer, self.takesSender) = (asyncInitializer, takesSender)
   }
 

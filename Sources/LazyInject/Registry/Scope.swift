@@ -60,10 +60,6 @@ internal enum ScopePolicy: Equatable {
   case strong
   /// `.weak`: a weak reference, while something else holds the instance.
   case weak
-
-  init(_ scope: InitializerRegistry.Scope) {
-    self = scope == .unique ? .none : scope == .weak ? .weak : .strong
-  }
 }
 
 /// The instances one registry keeps, with the handles that slots holding them share.
@@ -73,7 +69,7 @@ internal enum ScopePolicy: Equatable {
 /// with it); and the handles of shared values handed to one read without being kept.
 ///
 /// Part of its `State`.
-internal struct InstanceStore {
+package struct InstanceStore {
   typealias Scope = InitializerRegistry.Scope
   typealias Waiter = CheckedContinuation<Void, Never>
   /// A build under way: its scope, with that scope's generation when it started; for a
@@ -130,7 +126,7 @@ internal struct InstanceStore {
   }
 
   /// The instance kept for `registration`, if any and still alive.
-  func instance(of registration: AnyRegistration) -> Any? {
+  package func instance(of registration: AnyRegistration) -> Any? {
     kept[ObjectIdentifier(registration)].flatMap { $0.value ?? $0.weakObject }
   }
 

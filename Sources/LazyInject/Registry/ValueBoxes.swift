@@ -119,10 +119,8 @@ internal protocol _UsesRecord: AnyObject { var uses: LayersUsed { get } }
     var words = [UInt]()
     words.reserveCapacity(handles.count)
     _lazyinject_lock_every_stripe()
-    for handle in handles {
-      words.append(handle.word)
-      handle.word = 0
-    }
+    words.append(contentsOf: handles.lazy.map { $0.word })  // No allocation: capacity is reserved.
+    for handle in handles { handle.word = 0 }
     _lazyinject_unlock_every_stripe()
     SlotLock.assertNoLockHeld()
     for word in words {

@@ -131,12 +131,17 @@ struct MainActorInitializerTests {
   }
 }
 
+/// The test a testing helper named in the innermost layer over `InitializerRegistry.shared`.
+func currentTestName() -> String? {
+  InitializerRegistry.shared.searchedRegistries.lazy.compactMap(\.testName).first
+}
+
 // Apart from the suite above: under the trait, that suite's registrations (made when the suite
 // is first created) would go to this test's layer.
 struct TestNameTraitTests {
   @Test(.overrides { _ in })
   func traitNamesTheTestItRuns() throws {
-    let name = try #require(InitializerRegistry.currentTestName)
+    let name = try #require(currentTestName())
     #expect(name.contains("traitNamesTheTestItRuns"))
   }
 }
@@ -177,7 +182,7 @@ struct MainActorFailureTests {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
           startWatchdog()
           InitializerRegistry.shared.withOverrides {
-            $0.testName = "testCheckout()"
+            $0.withState { $0.testName = "testCheckout()" }
           } operation: {
             _ = TestNamedScreen().missing
           }
@@ -267,7 +272,7 @@ final class MainActorSpyXCTests: OverridingTestCase {
   }
 
   func testBaseClassNamesTheTestItRuns() {
-    let name = InitializerRegistry.currentTestName ?? ""
+    let name = currentTestName() ?? ""
     XCTAssertTrue(name.contains("testBaseClassNamesTheTestItRuns"), name)
   }
 }
