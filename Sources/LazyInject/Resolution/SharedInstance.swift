@@ -131,9 +131,9 @@ extension InitializerRegistry {
   ///
   /// The instance kept, or one built by exactly one thread and kept by whom `keep` says. Other
   /// threads wait for a build under way, unless waiting would close a cycle (see `WaitGraph`).
-  private func sharedInstance<Value>(
+  private func sharedInstance(
     of registration: AnyRegistration, frame: UnsafeMutablePointer<ResolutionFrame>,
-    stack: OverrideStack?, handle: Handles?, build: () throws -> Value
+    stack: OverrideStack?, handle: Handles?, build: () throws -> Any
   ) throws -> (Any, _LazyObjectBox?) {
     let adopters = adopters(in: stack)
     var generations: [Int] = []
@@ -174,21 +174,16 @@ extension InitializerRegistry {
       try sharedBuild.map { try OverrideScope.$sharedBuild.withValue($0, operation: build) }
         ?? build()
     }
-    return try state.lock.withLock {
-      let wasReset = state.value.instances.setBuilder(nil, of: registration)
-      frame.pointee.building = nil
-      state.lock.broadcast()
-      return try keep(
-        built.get(), of: registration, in: &state.value, uses: frame.pointee.uses,
-        wasReset: wasReset, stack: stack, adopters: adopters, generations: generations,
-        build: sharedBuild, handle: handle)
-    }
+    frame.pointee.building = nil
+    return try keep(
+      built, of: registration, uses: frame.pointee.uses, stack: stack, adopters: adopters,
+      generations: generations, build: sharedBuild, handle: handle)
   }
 
-  /// Keeps `value`, built by `registration` with `uses`, with whom the one keeper policy says
-  /// (this registry's `state`, which the caller holds, or a layer's), and tells `build`'s
-  /// objects; returns it with the handle `handle` asks for (handed out in this registry's state
-  /// when nobody keeps it).
+  /// Ends the build of `registration` (waking the threads and tasks that wait for it), then
+  /// keeps its value, built with `uses`, with whom the one keeper policy says (this registry or
+  /// a layer), and tells `build`'s objects; returns it with the handle `handle` asks for (handed
+  /// out in this registry's state when nobody keeps it), or throws the build's error.
   ///
   /// This registry keeps it if the build used no layer, or only this registry's own layer and
   /// those it nests in (in force now); else the innermost layer used, if it keeps instances here
@@ -196,40 +191,47 @@ extension InitializerRegistry {
   /// the value goes to that read alone, as when the scope was reset during the build or the
   /// layers used are no single chain.
   private func keep(
-    _ value: Any, of registration: AnyRegistration, in state: inout State, uses: LayersUsed,
-    wasReset: Bool, stack: OverrideStack?, adopters: [InitializerRegistry], generations: [Int],
+    _ built: Result<Any, any Error>, of registration: AnyRegistration, uses: LayersUsed,
+    stack: OverrideStack?, adopters: [InitializerRegistry], generations: [Int],
     build: SharedBuild?, handle: Handles?
   ) throws -> (Any, _LazyObjectBox?) {
-    var keeper: InitializerRegistry? = wasReset ? nil : self
-    if let used = uses.layer, keeper != nil {
-      if uses.isMixed || stack?.isMerged == true {
-        keeper = nil
-      } else if used.depth > overrideDepth || stack?.chain(through: used.identifier) == nil {
-        keeper = adopters.firstIndex { ObjectIdentifier($0) == used.identifier }.flatMap { index in
-          adopters[index].withState { $0.instances.generation(of: registration.scope) }
-            == generations[index] ? adopters[index] : nil
+    var (wasReset, waiters) = (false, [InstanceStore.Waiter]())
+    defer { for waiter in waiters { waiter.resume() } }  // After unlocking.
+    return try state.lock.withLock {
+      (wasReset, waiters) = state.value.instances.endAsyncBuild(of: registration)
+      state.lock.broadcast()
+      let value = try built.get()
+      var keeper: InitializerRegistry? = wasReset ? nil : self
+      if let used = uses.layer, keeper != nil {
+        if uses.isMixed || stack?.isMerged == true {
+          keeper = nil
+        } else if used.depth > overrideDepth || stack?.chain(through: used.identifier) == nil {
+          keeper = adopters.firstIndex { ObjectIdentifier($0) == used.identifier }.flatMap {
+            adopters[$0].withState { $0.instances.generation(of: registration.scope) }
+              == generations[$0] ? adopters[$0] : nil
+          }
         }
       }
-    }
-    let keepIn = { (state: inout State) throws -> _LazyObjectBox? in
-      if keeper != nil, !state.instances.keep(value, of: registration) {
-        throw ResolutionError.weakScopeRequiresClass(
-          rule: registration.rule, valueType: type(of: unwrappingOptionals(value) ?? value))
+      let keepIn = { (state: inout State) throws -> _LazyObjectBox? in
+        if keeper != nil, !state.instances.keep(value, of: registration) {
+          throw ResolutionError.weakScopeRequiresClass(
+            rule: registration.rule, valueType: type(of: unwrappingOptionals(value) ?? value))
+        }
+        // Built across a reset of its scope: it goes to the read that asked before the reset,
+        // and its slot stays unresolved, so that no read after the reset returns it.
+        guard !wasReset else { return handle.map { _ in .emptied(origin: registration.source) } }
+        return handle.flatMap {
+          self.share(value, of: registration, in: &state, $0, uses, isKept: keeper != nil)
+        }
       }
-      // Built across a reset of its scope: it goes to the read that asked before the reset, and
-      // its slot stays unresolved, so that no read after the reset returns it.
-      guard !wasReset else { return handle.map { _ in .emptied(origin: registration.source) } }
-      return handle.flatMap {
-        self.share(value, of: registration, in: &state, $0, uses, isKept: keeper != nil)
+      let box =
+        try keeper.map { $0 === self ? try keepIn(&state.value) : try $0.withState(keepIn) }
+        ?? keepIn(&state.value)
+      build?.keeper.withLock {
+        $0 = keeper.map { .kept($0.overrideDepth == 0 ? nil : ObjectIdentifier($0)) } ?? .notKept
       }
+      return (value, box)
     }
-    let box =
-      try keeper.map { $0 === self ? try keepIn(&state) : try $0.withState(keepIn) }
-      ?? keepIn(&state)
-    build?.keeper.withLock {
-      $0 = keeper.map { .kept($0.overrideDepth == 0 ? nil : ObjectIdentifier($0)) } ?? .notKept
-    }
-    return (value, box)
   }
 
   /// The value of this registry's async `registration`: what `load()` and `prepare()` await.
@@ -298,21 +300,9 @@ extension InitializerRegistry {
       let built: Result<Any, any Error>
       do { built = .success(try await build()) } catch { built = .failure(error) }
       uses.add(record.uses.withLock { $0 })
-      let (waiters, result): ([InstanceStore.Waiter], Result<(Any, _LazyObjectBox?), any Error>) =
-        state.lock.withLock { [uses] in
-          let (wasReset, waiters) = state.value.instances.endAsyncBuild(of: registration)
-          return (
-            waiters,
-            Result(catching: {
-              try keep(
-                built.get(), of: registration, in: &state.value, uses: uses, wasReset: wasReset,
-                stack: stack, adopters: adopters, generations: generations, build: record,
-                handle: handle)
-            })
-          )
-        }
-      for waiter in waiters { waiter.resume() }
-      return try result.get()
+      return try keep(
+        built, of: registration, uses: uses, stack: stack, adopters: adopters,
+        generations: generations, build: record, handle: handle)
     }
   }
 
