@@ -170,7 +170,9 @@ extension InitializerRegistry {
     }
     let value = try _openExistential(target, do: resolveTarget)
     outcome.handle = nested.handle
-    guard let forwarded = cast(value, to: registration.propertyType) else {
+    // The target's value as the forwarded type, an existential or a class: nil if it is not one.
+    func cast<Forwarded>(_: Forwarded.Type) -> Any? { (value as? Forwarded).map { $0 as Any } }
+    guard let forwarded = _openExistential(registration.propertyType, do: cast) else {
       throw ResolutionError.forwardTargetMismatch(
         forwarded: registration.propertyType, target: target, value: value,
         site: "\(registration.source.fileID):\(registration.source.line)",
@@ -208,11 +210,4 @@ extension InitializerRegistry {
 
     @inlinable init() {}
   }
-}
-
-/// `value` as a `type`, where `type` is the type of an existential or a class: nil if it is not
-/// one.
-internal func cast(_ value: Any, to type: Any.Type) -> Any? {
-  func cast<Target>(_: Target.Type) -> Any? { (value as? Target).map { $0 as Any } }
-  return _openExistential(type, do: cast)
 }

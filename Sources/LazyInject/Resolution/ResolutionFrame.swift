@@ -45,19 +45,13 @@ import _LazyInjectShims
     (self.depth, building, uses, isMerged) = (depth, nil, LayersUsed(), false)
   }
 
-  /// What it builds, as messages name it.
+  /// What it builds, as messages name it: its `summary` is `"ResourceLoader in
+  /// UsersViewController.resourceLoader"` (without the property's name for an explicit
+  /// `resolve`), its `container` `"UsersViewController.resourceLoader"`.
   var step: WaitGraph.Step {
     let object = Unmanaged<AnyObject>.fromOpaque(container).takeUnretainedValue()
     return .property(property, in: type(of: object), offset: slot.map { $0 - container })
   }
-
-  /// `"ResourceLoader in UsersViewController.resourceLoader"`; without the property's name for
-  /// an explicit `resolve`.
-  var summary: String { step.summary }
-
-  /// `"UsersViewController.resourceLoader"`, or the container's class alone when the property is
-  /// unknown.
-  var propertyPath: String { step.container }
 
   /// The innermost resolution under way on this thread, if any.
   static var current: UnsafeMutablePointer<ResolutionFrame>? {
@@ -183,6 +177,6 @@ import _LazyInjectShims
     let attempt = ResolutionFrame(
       property: property, container: address, slot: slot, parent: nil, depth: 0)
     return .dependencyCycle(
-      steps: chain.map(\.summary) + [attempt.summary], isDepthLimit: !closesCycle)
+      steps: chain.map(\.step.summary) + [attempt.step.summary], isDepthLimit: !closesCycle)
   }
 }

@@ -47,7 +47,7 @@ extension InitializerRegistry {
       let (value, box) = withState({
         kept(registration, in: &$0, adopters: adopters, handle: handle, uses: &frame.pointee.uses)
       })
-    else { throw ResolutionError.requiresLoad(frame.pointee.summary, registration) }
+    else { throw ResolutionError.requiresLoad(frame.pointee.step.summary, registration) }
     outcome.handle = box
     return value as! Property
   }
@@ -156,7 +156,7 @@ extension InitializerRegistry {
         }
         if builder == thread {
           throw ResolutionError.dependencyCycle(
-            steps: ResolutionFrame.chain.map(\.summary) + ["\(registration.rule) again"])
+            steps: ResolutionFrame.chain.map(\.step.summary) + ["\(registration.rule) again"])
         }
         if let cycle = WaitGraph.willWait(for: .registration(ObjectIdentifier(registration))) {
           throw cycle
