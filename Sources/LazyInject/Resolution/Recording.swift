@@ -36,10 +36,7 @@ extension InitializerRegistry {
   /// recorded when it ends.
   public static func stopRecording() -> Timeline {
     _lazyinject_set_recording(0)
-    let (start, entries) = Recorder.entries.withLock { recorded in
-      defer { recorded = nil }
-      return recorded ?? (0, [])
-    }
+    let (start, entries) = Recorder.entries.withLock { $0.take() } ?? (0, [])
     return Timeline(entries.filter { $0.start >= start }, since: start)
   }
 }

@@ -188,8 +188,7 @@ extension InitializerRegistry {
   @usableFromInline @inline(never)
   static func failure(_ error: any Error, of registration: AnyRegistration) -> any Error {
     if error is ResolutionError { return error }
-    return ResolutionError.initializerFailed(
-      error, rule: registration.rule, chain: ResolutionFrame.chain)
+    return ResolutionError.initializerFailed(error, rule: registration.rule)
   }
 
   /// What a resolution learns on the way, besides the value: what the slot keeps of it.

@@ -214,10 +214,10 @@ extension ResolutionError {
       """)
   }
 
-  static func initializerFailed(
-    _ error: any Error, rule: InitializerRegistry.Rule, chain: [ResolutionFrame]
-  ) -> ResolutionError {
-    let lines = ["LazyInject's initializer \(rule) threw: \(error)"] + neededBy(chain)
+  /// The error of `rule`'s initializer, which threw `error`, in the resolutions under way.
+  static func initializerFailed(_ error: any Error, rule: InitializerRegistry.Rule) -> Self {
+    let lines =
+      ["LazyInject's initializer \(rule) threw: \(error)"] + neededBy(ResolutionFrame.chain)
     return Self(.initializerFailed, lines.joined(separator: "\n"), underlyingError: error)
   }
 

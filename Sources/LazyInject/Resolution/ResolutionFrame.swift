@@ -90,12 +90,7 @@ import _LazyInjectShims
     assert(_isPOD(ResolutionFrame.self), "a frame field that is not trivial would leak")
     let parent = current
     let address = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-    // Outside any other resolution, only a stack nearly used up can stop this one.
-    if parent != nil || _lazyinject_stack_is_low() != 0,
-      let error = cycleError(resolving: property, for: address, slot: slot)
-    {
-      throw error
-    }
+    if let error = cycleError(resolving: property, for: address, slot: slot) { throw error }
     // `cycleError` stops at `maximumDepth`, so the arena has room for the frame.
     let pointer =
       parent.map { $0 + 1 }

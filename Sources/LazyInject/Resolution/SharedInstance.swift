@@ -33,21 +33,9 @@ extension InitializerRegistry {
     let handle =
       outcome.handles
       ?? frame.pointee.slot.map { _ in Handles(Property.self, rule: registration.source) }
-    guard registration.source.isAsync else {
-      let (value, box) = try sharedInstance(
-        of: registration, frame: frame, stack: stack, handle: handle
-      ) { try Self.build(registration, as: property, for: container) }
-      outcome.handle = box
-      return value as! Property
-    }
-    // What the scope keeps, or the error that says to prepare or load it: a synchronous
-    // resolution never awaits.
-    let adopters = adopters(in: stack)
-    guard registration.policy != .none,
-      let (value, box) = withState({
-        kept(registration, in: &$0, adopters: adopters, handle: handle, uses: &frame.pointee.uses)
-      })
-    else { throw ResolutionError.requiresLoad(frame.pointee.step.summary, registration) }
+    let (value, box) = try sharedInstance(
+      of: registration, frame: frame, stack: stack, handle: handle
+    ) { try Self.build(registration, as: property, for: container) }
     outcome.handle = box
     return value as! Property
   }
@@ -101,16 +89,15 @@ extension InitializerRegistry {
     _ registration: AnyRegistration, in state: inout State, adopters: [InitializerRegistry],
     handle: Handles?, uses: inout LayersUsed
   ) -> (Any, _LazyObjectBox?)? {
-    for layer in adopters.reversed() {
-      let found = layer.withState { layerState -> (Any, _LazyObjectBox?)? in
-        guard let value = layerState.instances.instance(of: registration) else { return nil }
-        uses.add(LayersUsed(layer))
-        return (value, handle.flatMap { share(value, of: registration, in: &layerState, $0, uses) })
-      }
-      if let found { return found }
+    func found(in state: inout State, by layer: InitializerRegistry?) -> (Any, _LazyObjectBox?)? {
+      guard let value = state.instances.instance(of: registration) else { return nil }
+      if let layer { uses.add(LayersUsed(layer)) }
+      return (value, handle.flatMap { share(value, of: registration, in: &state, $0, uses) })
     }
-    guard let value = state.instances.instance(of: registration) else { return nil }
-    return (value, handle.flatMap { share(value, of: registration, in: &state, $0, uses) })
+    for layer in adopters.reversed() {
+      if let kept = layer.withState({ found(in: &$0, by: layer) }) { return kept }
+    }
+    return found(in: &state, by: nil)
   }
 
   /// The handle slots share for `value`, `registration`'s instance kept in `state` (handed out
@@ -131,6 +118,7 @@ extension InitializerRegistry {
   ///
   /// The instance kept, or one built by exactly one thread and kept by whom `keep` says. Other
   /// threads wait for a build under way, unless waiting would close a cycle (see `WaitGraph`).
+  /// Of an async rule, only the instance kept, else the error that says to prepare or load it.
   private func sharedInstance(
     of registration: AnyRegistration, frame: UnsafeMutablePointer<ResolutionFrame>,
     stack: OverrideStack?, handle: Handles?, build: () throws -> Any
@@ -144,6 +132,10 @@ extension InitializerRegistry {
           uses: &frame.pointee.uses)
         {
           return found
+        }
+        // A synchronous resolution never awaits.
+        guard !registration.source.isAsync else {
+          throw ResolutionError.requiresLoad(frame.pointee.step.summary, registration)
         }
         let thread = _lazyinject_thread_identity()
         guard let builder = state.value.instances.builder(of: registration) else {
