@@ -140,7 +140,7 @@ extension InitializerRegistry {
       SlotLock.assertNoLockHeld()
       let start = Recorder.start
       source = .value(initializable.init())
-      if start != 0 { Recorder.note(.defaultInitializer(of: property), since: start) }
+      if start != 0 { Recorder.note(.defaultInitializer(property), since: start) }
     case .absentOptional:
       source = .value((property as! any _OptionalDependency.Type).none)
     case .missing, .undecided:

@@ -20,24 +20,9 @@ extension InitializerRegistry {
     guard registration.policy != .none || registration.source.isAsync else {
       return try Self.build(registration, as: property, for: container)
     }
-    return try sharedValue(
+    return try sharedInstance(
       of: registration, as: property, for: container, frame: frame, stack: stack,
       outcome: &outcome)
-  }
-
-  /// The value of a shared or async `registration` (see `instance`), with its handle.
-  private func sharedValue<Property>(
-    of registration: AnyRegistration, as property: Property.Type, for container: AnyObject,
-    frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?, outcome: inout Outcome
-  ) throws -> Property {
-    let handle =
-      outcome.handles
-      ?? frame.pointee.slot.map { _ in Handles(Property.self, rule: registration.source) }
-    let (value, box) = try sharedInstance(
-      of: registration, frame: frame, stack: stack, handle: handle
-    ) { try Self.build(registration, as: property, for: container) }
-    outcome.handle = box
-    return value as! Property
   }
 
   /// Builds `registration`'s value for `container` as a `Property` (wrapped, for a rule of `T`
@@ -48,7 +33,7 @@ extension InitializerRegistry {
   ) throws -> Property {
     SlotLock.assertNoLockHeld()
     let start = Recorder.start
-    defer { if start != 0 { Recorder.note(registration.source.rule, since: start) } }
+    defer { if start != 0 { Recorder.note(.registration(registration.source), since: start) } }
     do {
       guard registration.propertyType == property else {
         return try registration.makeAny(container) as! Property
@@ -114,18 +99,22 @@ extension InitializerRegistry {
     return made
   }
 
-  /// The instance of `registration` by its scope, and its handle.
+  /// The instance of a shared or async `registration` by its scope (see `instance`), and in
+  /// `outcome` the handle for a slot (or for the forward that asks, `outcome.handles`).
   ///
   /// The instance kept, or one built by exactly one thread and kept by whom `keep` says. Other
   /// threads wait for a build under way, unless waiting would close a cycle (see `WaitGraph`).
   /// Of an async rule, only the instance kept, else the error that says to prepare or load it.
-  private func sharedInstance(
-    of registration: AnyRegistration, frame: UnsafeMutablePointer<ResolutionFrame>,
-    stack: OverrideStack?, handle: Handles?, build: () throws -> Any
-  ) throws -> (Any, _LazyObjectBox?) {
+  private func sharedInstance<Property>(
+    of registration: AnyRegistration, as property: Property.Type, for container: AnyObject,
+    frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?, outcome: inout Outcome
+  ) throws -> Property {
+    let handle =
+      outcome.handles
+      ?? frame.pointee.slot.map { _ in Handles(Property.self, rule: registration.source) }
     let adopters = adopters(in: stack)
     var generations: [Int] = []
-    let found: (Any, _LazyObjectBox?)? = try state.lock.withLock {
+    var found: (value: Any, handle: _LazyObjectBox?)? = try state.lock.withLock {
       while true {
         if let found = kept(
           registration, in: &state.value, adopters: adopters, handle: handle,
@@ -159,17 +148,21 @@ extension InitializerRegistry {
         Recorder.note(nil, frame.pointee.step, since: start)
       }
     }
-    if let found { return found }
-    // Objects made by the build learn from it which layers keep them (see `CreationLayers`).
-    let sharedBuild = stack == nil ? nil : SharedBuild()
-    let built = Result {
-      try sharedBuild.map { try OverrideScope.$sharedBuild.withValue($0, operation: build) }
-        ?? build()
+    if found == nil {
+      // Objects made by the build learn from it which layers keep them (see `CreationLayers`).
+      let sharedBuild = stack == nil ? nil : SharedBuild()
+      let build = { try Self.build(registration, as: property, for: container) }
+      let built = Result<Any, any Error> {
+        try sharedBuild.map { try OverrideScope.$sharedBuild.withValue($0, operation: build) }
+          ?? build()
+      }
+      frame.pointee.building = nil
+      found = try keep(
+        built, of: registration, uses: frame.pointee.uses, stack: stack, adopters: adopters,
+        generations: generations, build: sharedBuild, handle: handle)
     }
-    frame.pointee.building = nil
-    return try keep(
-      built, of: registration, uses: frame.pointee.uses, stack: stack, adopters: adopters,
-      generations: generations, build: sharedBuild, handle: handle)
+    outcome.handle = found?.handle
+    return found!.value as! Property
   }
 
   /// Ends the build of `registration` (waking the threads and tasks that wait for it), then
@@ -239,31 +232,30 @@ extension InitializerRegistry {
     of registration: AnyRegistration, for container: AnyObject?, stack: OverrideStack?,
     handle: Handles?, uses: inout LayersUsed
   ) async throws -> (Any, _LazyObjectBox?) {
+    let source = registration.source
     let step = WaitGraph.Held(
-      slot: 0, registration: ObjectIdentifier(registration), what: .rule(registration.source))
+      slot: 0, registration: ObjectIdentifier(registration), what: .rule(source))
     let record = SharedBuild()
     // What the recorder names: the container's class for `load()`, the rule for `prepare()`.
     let recorded =
       container.map { .property(registration.propertyType, in: type(of: $0), offset: nil) }
       ?? step.what
     let entry: Timeline.Build.Entry = container == nil ? .prepare : .load
-    let build = { () async throws -> Any in
+    // Its value, or the cycle it closes in this task, or its initializer's error.
+    let build = { () async -> Result<Any, any Error> in
       let start = Recorder.start
-      defer {
-        if start != 0 {
-          Recorder.note(registration.source.rule, recorded, entry: entry, since: start)
-        }
-      }
-      return try await AsyncChain.with(step) {
-        try await OverrideScope.$sharedBuild.withValue(record) {
-          SlotLock.assertNoLockHeld()
-          do { return try await registration.makeAsync(container) } catch {
-            throw Self.failure(error, of: registration)
-          }
-        }
-      }
+      defer { Recorder.note(.registration(source), recorded, entry: entry, since: start) }
+      do {
+        return .success(
+          try await AsyncChain.with(step) {
+            try await OverrideScope.$sharedBuild.withValue(record) {
+              SlotLock.assertNoLockHeld()
+              return try await registration.makeAsync(container)
+            }
+          })
+      } catch { return .failure(Self.failure(error, of: registration)) }
     }
-    guard registration.policy != .none else { return (try await build(), nil) }
+    guard registration.policy != .none else { return (try await build().get(), nil) }
     if let error = AsyncChain.cycle(closedBy: step) { throw error }
     let adopters = adopters(in: stack)
     while true {
@@ -289,8 +281,7 @@ extension InitializerRegistry {
       if found == nil, !isClaimed { Recorder.note(nil, recorded, entry: entry, since: start) }
       if let found { return found }
       guard isClaimed else { continue }  // The other task's build ended: look again.
-      let built: Result<Any, any Error>
-      do { built = .success(try await build()) } catch { built = .failure(error) }
+      let built = await build()
       uses.add(record.uses.withLock { $0 })
       return try keep(
         built, of: registration, uses: uses, stack: stack, adopters: adopters,
