@@ -111,7 +111,6 @@ extension InitializerRegistry {
     registry asked: InitializerRegistry, decided: Decision?, outcome: inout Outcome
   ) throws -> Served {
     let stack = _lazyinject_overrides_used() == 0 ? nil : OverrideScope.current
-    frame.pointee.isMerged = stack?.isMerged == true
     let registries = (stack?.searchOrder(over: asked) ?? []) + [asked]
     let containerClass: AnyClass = type(of: container)
     let decision =

@@ -226,11 +226,10 @@ extension ResolutionError {
   ) -> ResolutionError {
     let (forwarded, target) = (typeName(forwarded), typeName(target))
     let what = chain.last.map { " for \($0.step.container)" } ?? ""
-    var lines =
-      [
-        "LazyInject cannot forward \(forwarded) to \(target)\(what): the \(target) it resolved, a \(typeName(type(of: value))), is not a \(forwarded)."
-      ]
-      + neededBy(chain) + ["Forward registered at \(site)."]
+    var lines = [
+      "LazyInject cannot forward \(forwarded) to \(target)\(what): the \(target) it resolved, a \(typeName(type(of: value))), is not a \(forwarded)."
+    ]
+    lines += neededBy(chain) + ["Forward registered at \(site)."]
     if !isOnMainActor() {
       lines.append(
         "Off the main actor, a conformance isolated to the main actor (in an app target with default main-actor isolation, that of every type not marked nonisolated) does not count: mark the type, or its conformance, nonisolated."

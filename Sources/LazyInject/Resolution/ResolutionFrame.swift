@@ -33,16 +33,12 @@ import _LazyInjectShims
   /// that built the values it read.
   @usableFromInline var uses: LayersUsed
 
-  /// Whether it resolves under an object's layers merged with a reader's that are no single
-  /// chain (see `OverrideStack.isMerged`): layers it uses are then no single chain either.
-  @usableFromInline var isMerged: Bool
-
   @inlinable init(
     property: Any.Type, container: UnsafeRawPointer, slot: UnsafeRawPointer?,
     parent: UnsafeMutablePointer<ResolutionFrame>?, depth: Int
   ) {
     (self.property, self.container, self.slot, self.parent) = (property, container, slot, parent)
-    (self.depth, building, uses, isMerged) = (depth, nil, LayersUsed(), false)
+    (self.depth, building, uses) = (depth, nil, LayersUsed())
   }
 
   /// What it builds, as messages name it: its `summary` is `"ResourceLoader in
@@ -118,10 +114,14 @@ import _LazyInjectShims
   /// Adds the layers the resolution of `frame` used to its parent's, or, outside any, to the
   /// shared build under way on the task (an async one, or one around an object's first reads):
   /// the resolution that needed this one used them too.
+  ///
+  /// Under an object's layers merged with a reader's that are no single chain (see
+  /// `OverrideStack.isMerged`: the task's layers, the same from the push to the pop), the layers
+  /// it used are no single chain either.
   @usableFromInline static func handOver(_ frame: UnsafeMutablePointer<ResolutionFrame>) {
     var uses = frame.pointee.uses
     guard !uses.isEmpty else { return }
-    uses.isMixed = uses.isMixed || frame.pointee.isMerged
+    uses.isMixed = uses.isMixed || OverrideScope.current?.isMerged == true
     if let parent = frame.pointee.parent {
       parent.pointee.uses.add(uses)
     } else if let build = OverrideScope.sharedBuild {
