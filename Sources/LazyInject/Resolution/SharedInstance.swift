@@ -57,6 +57,9 @@ extension InitializerRegistry {
     }
   }
 
+  /// How many times `scope` was reset in this registry: a build that began before keeps nothing.
+  func generation(of scope: Scope) -> Int { withState { $0.instances.generation(of: scope) } }
+
   /// The override layers above this registry, over the same registry, outermost first (a layer's
   /// own rules before its in-force ones): those that may keep an instance of this registry's
   /// rules whose build used them.
@@ -71,8 +74,8 @@ extension InitializerRegistry {
   /// registry, whose `state` the caller holds, with the handle `handle` asks for; adds the layer
   /// that kept it to `uses`.
   private func kept(
-    _ registration: AnyRegistration, in state: inout State, adopters: [InitializerRegistry],
-    handle: Handles?, uses: inout LayersUsed
+    _ registration: AnyRegistration, in state: inout State, _ adopters: [InitializerRegistry],
+    _ handle: Handles?, _ uses: inout LayersUsed
   ) -> (Any, _LazyObjectBox?)? {
     func found(in state: inout State, by layer: InitializerRegistry?) -> (Any, _LazyObjectBox?)? {
       guard let value = state.instances.instance(of: registration) else { return nil }
@@ -91,9 +94,7 @@ extension InitializerRegistry {
     _ value: Any, of registration: AnyRegistration, in state: inout State, _ handle: Handles,
     _ uses: LayersUsed, isKept: Bool = true
   ) -> _LazyObjectBox? {
-    if isKept, let shared = state.instances.handle(of: registration, as: handle.key) {
-      return shared
-    }
+    if isKept, let box = state.instances.handle(of: registration, as: handle.key) { return box }
     let made = handle.make(value, uses)
     made.map { state.instances.share($0, of: registration, as: handle.key, isKept: isKept) }
     return made
@@ -116,10 +117,7 @@ extension InitializerRegistry {
     var generations: [Int] = []
     var found: (value: Any, handle: _LazyObjectBox?)? = try state.lock.withLock {
       while true {
-        if let found = kept(
-          registration, in: &state.value, adopters: adopters, handle: handle,
-          uses: &frame.pointee.uses)
-        {
+        if let found = kept(registration, in: &state.value, adopters, handle, &frame.pointee.uses) {
           return found
         }
         // A synchronous resolution never awaits.
@@ -129,9 +127,7 @@ extension InitializerRegistry {
         let thread = _lazyinject_thread_identity()
         guard let builder = state.value.instances.builder(of: registration) else {
           state.value.instances.setBuilder(thread, of: registration)
-          generations = adopters.map {
-            $0.withState { $0.instances.generation(of: registration.scope) }
-          }
+          generations = adopters.map { $0.generation(of: registration.scope) }
           frame.pointee.building = ObjectIdentifier(registration)
           return nil
         }
@@ -192,8 +188,7 @@ extension InitializerRegistry {
           keeper = nil
         } else if used.depth > overrideDepth || stack?.chain(through: used.identifier) == nil {
           keeper = adopters.firstIndex { ObjectIdentifier($0) == used.identifier }.flatMap {
-            adopters[$0].withState { $0.instances.generation(of: registration.scope) }
-              == generations[$0] ? adopters[$0] : nil
+            adopters[$0].generation(of: registration.scope) == generations[$0] ? adopters[$0] : nil
           }
         }
       }
@@ -259,22 +254,17 @@ extension InitializerRegistry {
     if let error = AsyncChain.cycle(closedBy: step) { throw error }
     let adopters = adopters(in: stack)
     while true {
-      var found: (Any, _LazyObjectBox?)?
-      var (isClaimed, generations) = (false, [Int]())
+      var (found, isClaimed, generations): ((Any, _LazyObjectBox?)?, Bool, [Int]) = (nil, false, [])
       let task = AsyncChain.current ?? AsyncChain([])
       if let error = WaitGraph.willWait(for: step.resource, as: task) { throw error }
       let start = Recorder.start
       await withCheckedContinuation { (waiter: InstanceStore.Waiter) in
         withState { state in
-          found = kept(registration, in: &state, adopters: adopters, handle: handle, uses: &uses)
+          found = kept(registration, in: &state, adopters, handle, &uses)
           isClaimed =
             found == nil && state.instances.claimAsyncBuild(of: registration, orWait: waiter)
         }
-        if isClaimed {
-          generations = adopters.map {
-            $0.withState { $0.instances.generation(of: registration.scope) }
-          }
-        }
+        if isClaimed { generations = adopters.map { $0.generation(of: registration.scope) } }
         if found != nil || isClaimed { waiter.resume() }
       }
       WaitGraph.didWait(as: task)
