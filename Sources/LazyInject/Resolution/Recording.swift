@@ -44,7 +44,7 @@ extension InitializerRegistry {
 /// The raw record of a build or a wait.
 internal enum Recorder {
   struct Entry {
-    let origin: ValueOrigin?  // nil for a wait
+    let built: ValueOrigin?  // What built the value; nil for a wait.
     let step: WaitGraph.Step
     let entry: InitializerRegistry.Timeline.Build.Entry
     /// `"t"` and the thread's address, or for an async build or wait, `"a"` and its task's hash.
@@ -63,10 +63,10 @@ internal enum Recorder {
   /// what `note` takes as a start.
   @inline(__always) static var start: UInt64 { _lazyinject_overrides_used() & 2 == 0 ? 0 : now }
 
-  /// Records a build by `origin` (nil: a wait) of `step` since `start`, unless `start` is 0; a
+  /// Records a build by `built` (nil: a wait) of `step` since `start`, unless `start` is 0; a
   /// synchronous build's step is the innermost resolution's; `entry` is an async one's.
   static func note(
-    _ origin: ValueOrigin?, _ step: WaitGraph.Step? = nil,
+    _ built: ValueOrigin?, _ step: WaitGraph.Step? = nil,
     entry: InitializerRegistry.Timeline.Build.Entry? = nil, since start: UInt64
   ) {
     let frame = ResolutionFrame.current?.pointee
@@ -76,7 +76,7 @@ internal enum Recorder {
       ? "t\(UInt(bitPattern: _lazyinject_thread_identity()))"
       : "a\(withUnsafeCurrentTask { $0?.hashValue } ?? 0)"
     let recorded = Entry(
-      origin: origin, step: step, entry: entry ?? (frame?.slot == nil ? .resolve : .read),
+      built: built, step: step, entry: entry ?? (frame?.slot == nil ? .resolve : .read),
       track: track, isMainThread: isOnMainActor(), start: start, end: now)
     entries.withLock { $0?.1.append(recorded) }
   }

@@ -1,4 +1,3 @@
-import Dispatch
 import _LazyInjectShims
 
 extension InitializerRegistry {
@@ -149,9 +148,8 @@ extension InitializerRegistry {
       throw ResolutionError.invalidPropertyKeyPath(
         rule: rule.rule, containerClass: containerClass, ownerClass: ownerClass)
     }
-    let start = decision.tracer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
-    return Served(
-      source: source, asked: asked, stack: stack, tracer: decision.tracer, start: start)
+    let start = decision.tracer == nil ? 0 : Recorder.now
+    return Served(source: source, asked: asked, stack: stack, tracer: decision.tracer, start: start)
   }
 
   /// The value of a forward `registration` to `target`: `target` resolved for the same sender

@@ -57,7 +57,7 @@ extension InitializerRegistry {
     }
   }
 
-  /// How many times `scope` was reset in this registry: a build that began before keeps nothing.
+  /// How many times `scope` was reset in this registry: what `keep` compares across a build.
   func generation(of scope: Scope) -> Int { withState { $0.instances.generation(of: scope) } }
 
   /// The override layers above this registry, over the same registry, outermost first (a layer's

@@ -141,8 +141,8 @@ internal final class AsyncChain: Sendable {
     async throws -> Result
   {
     if let error = cycle(closedBy: step) { throw error }
-    return try await $current.withValue(
-      AsyncChain((current?.steps ?? []) + [step]), operation: body)
+    let steps = current?.steps ?? []
+    return try await $current.withValue(AsyncChain(steps + [step]), operation: body)
   }
 
   /// The cycle error if the calling task builds what `step` names already.
