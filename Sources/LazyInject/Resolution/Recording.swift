@@ -69,8 +69,9 @@ internal enum Recorder {
     _ built: ValueOrigin?, _ step: WaitGraph.Step? = nil,
     entry: InitializerRegistry.Timeline.Build.Entry? = nil, since start: UInt64
   ) {
+    guard start != 0 else { return }  // Not recording: no other work.
     let frame = ResolutionFrame.current?.pointee
-    guard start != 0, let step = step ?? frame?.step else { return }
+    guard let step = step ?? frame?.step else { return }
     let track =
       entry == nil
       ? "t\(UInt(bitPattern: _lazyinject_thread_identity()))"
