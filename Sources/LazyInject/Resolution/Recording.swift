@@ -36,10 +36,7 @@ extension InitializerRegistry {
   /// recorded when it ends.
   public static func stopRecording() -> Timeline {
     _lazyinject_set_recording(0)
-    let (start, entries) = Recorder.entries.withLock { recorded in
-      defer { recorded = nil }
-      return recorded ?? (0, [])
-    }
+    let (start, entries) = Recorder.entries.withLock { $0.take() } ?? (0, [])
     return Timeline(entries.filter { $0.start >= start }, since: start)
   }
 }
@@ -47,7 +44,7 @@ extension InitializerRegistry {
 /// The raw record of a build or a wait.
 internal enum Recorder {
   struct Entry {
-    let rule: InitializerRegistry.Rule?  // nil for a wait
+    let built: ValueOrigin?  // What built the value; nil for a wait.
     let step: WaitGraph.Step
     let entry: InitializerRegistry.Timeline.Build.Entry
     /// `"t"` and the thread's address, or for an async build or wait, `"a"` and its task's hash.
@@ -66,20 +63,21 @@ internal enum Recorder {
   /// what `note` takes as a start.
   @inline(__always) static var start: UInt64 { _lazyinject_overrides_used() & 2 == 0 ? 0 : now }
 
-  /// Records a build by `rule` (nil: a wait) of `step` since `start`, unless `start` is 0; a
+  /// Records a build by `built` (nil: a wait) of `step` since `start`, unless `start` is 0; a
   /// synchronous build's step is the innermost resolution's; `entry` is an async one's.
   static func note(
-    _ rule: InitializerRegistry.Rule?, _ step: WaitGraph.Step? = nil,
+    _ built: ValueOrigin?, _ step: WaitGraph.Step? = nil,
     entry: InitializerRegistry.Timeline.Build.Entry? = nil, since start: UInt64
   ) {
+    guard start != 0 else { return }  // Not recording: no other work.
     let frame = ResolutionFrame.current?.pointee
-    guard start != 0, let step = step ?? frame?.step else { return }
+    guard let step = step ?? frame?.step else { return }
     let track =
       entry == nil
       ? "t\(UInt(bitPattern: _lazyinject_thread_identity()))"
       : "a\(withUnsafeCurrentTask { $0?.hashValue } ?? 0)"
     let recorded = Entry(
-      rule: rule, step: step, entry: entry ?? (frame?.slot == nil ? .resolve : .read),
+      built: built, step: step, entry: entry ?? (frame?.slot == nil ? .resolve : .read),
       track: track, isMainThread: isOnMainActor(), start: start, end: now)
     entries.withLock { $0?.1.append(recorded) }
   }

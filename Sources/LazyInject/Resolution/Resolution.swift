@@ -1,4 +1,3 @@
-import Dispatch
 import _LazyInjectShims
 
 extension InitializerRegistry {
@@ -111,7 +110,6 @@ extension InitializerRegistry {
     registry asked: InitializerRegistry, decided: Decision?, outcome: inout Outcome
   ) throws -> Served {
     let stack = _lazyinject_overrides_used() == 0 ? nil : OverrideScope.current
-    frame.pointee.isMerged = stack?.isMerged == true
     let registries = (stack?.searchOrder(over: asked) ?? []) + [asked]
     let containerClass: AnyClass = type(of: container)
     let decision =
@@ -140,7 +138,7 @@ extension InitializerRegistry {
       SlotLock.assertNoLockHeld()
       let start = Recorder.start
       source = .value(initializable.init())
-      if start != 0 { Recorder.note(.defaultInitializer(of: property), since: start) }
+      if start != 0 { Recorder.note(.defaultInitializer(property), since: start) }
     case .absentOptional:
       source = .value((property as! any _OptionalDependency.Type).none)
     case .missing, .undecided:
@@ -150,9 +148,8 @@ extension InitializerRegistry {
       throw ResolutionError.invalidPropertyKeyPath(
         rule: rule.rule, containerClass: containerClass, ownerClass: ownerClass)
     }
-    let start = decision.tracer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
-    return Served(
-      source: source, asked: asked, stack: stack, tracer: decision.tracer, start: start)
+    let start = decision.tracer == nil ? 0 : Recorder.now
+    return Served(source: source, asked: asked, stack: stack, tracer: decision.tracer, start: start)
   }
 
   /// The value of a forward `registration` to `target`: `target` resolved for the same sender
@@ -170,7 +167,9 @@ extension InitializerRegistry {
     }
     let value = try _openExistential(target, do: resolveTarget)
     outcome.handle = nested.handle
-    guard let forwarded = cast(value, to: registration.propertyType) else {
+    // The target's value as the forwarded type, an existential or a class: nil if it is not one.
+    func cast<Forwarded>(_: Forwarded.Type) -> Any? { (value as? Forwarded).map { $0 as Any } }
+    guard let forwarded = _openExistential(registration.propertyType, do: cast) else {
       throw ResolutionError.forwardTargetMismatch(
         forwarded: registration.propertyType, target: target, value: value,
         site: "\(registration.source.fileID):\(registration.source.line)",
@@ -186,8 +185,7 @@ extension InitializerRegistry {
   @usableFromInline @inline(never)
   static func failure(_ error: any Error, of registration: AnyRegistration) -> any Error {
     if error is ResolutionError { return error }
-    return ResolutionError.initializerFailed(
-      error, rule: registration.rule, chain: ResolutionFrame.chain)
+    return ResolutionError.initializerFailed(error, rule: registration.rule)
   }
 
   /// What a resolution learns on the way, besides the value: what the slot keeps of it.
@@ -208,11 +206,4 @@ extension InitializerRegistry {
 
     @inlinable init() {}
   }
-}
-
-/// `value` as a `type`, where `type` is the type of an existential or a class: nil if it is not
-/// one.
-internal func cast(_ value: Any, to type: Any.Type) -> Any? {
-  func cast<Target>(_: Target.Type) -> Any? { (value as? Target).map { $0 as Any } }
-  return _openExistential(type, do: cast)
 }

@@ -101,7 +101,7 @@ extension ResolutionError {
     registries: [InitializerRegistry]
   ) -> ResolutionError {
     let (name, container) = (typeName(property), typeName(containerClass))
-    let propertyPath = frame.slot == nil ? nil : frame.propertyPath
+    let propertyPath = frame.slot == nil ? nil : frame.step.container
     let layers = InitializerRegistry.layerCount(of: registries)
     let registered = registries.flatMap { registry in
       registry.withState { $0.rules.registrations(for: property) }
@@ -176,14 +176,13 @@ extension ResolutionError {
     )
   }
 
-  static func requiresMainActor(frame: ResolutionFrame?) -> ResolutionError {
-    let what = frame.map { "\(typeName($0.property)) for \($0.propertyPath)" } ?? "a value"
+  static func requiresMainActor(frame: ResolutionFrame) -> Self {
     return ResolutionError(
       .requiresMainActor,
       """
-      LazyInject cannot build \(what) off the main actor: its initializer is registered with \
-      registerOnMainActor, so the property must be read on the main actor, even once an instance \
-      its scope keeps was built there.
+      LazyInject cannot build \(typeName(frame.property)) for \(frame.step.container) off the \
+      main actor: its initializer is registered with registerOnMainActor, so the property must \
+      be read on the main actor, even once an instance its scope keeps was built there.
       Fix: read it from main-actor code (a @MainActor type or function), or register an \
       initializer that runs anywhere with register(_:in:) (for a nonisolated type).
       """)
@@ -205,9 +204,7 @@ extension ResolutionError {
         + " await object.$property.load()`).")
   }
 
-  static func weakScopeRequiresClass(rule: InitializerRegistry.Rule, valueType: Any.Type)
-    -> ResolutionError
-  {
+  static func weakScopeRequiresClass(rule: InitializerRegistry.Rule, valueType: Any.Type) -> Self {
     ResolutionError(
       .weakScopeRequiresClass,
       """
@@ -217,10 +214,10 @@ extension ResolutionError {
       """)
   }
 
-  static func initializerFailed(
-    _ error: any Error, rule: InitializerRegistry.Rule, chain: [ResolutionFrame]
-  ) -> ResolutionError {
-    let lines = ["LazyInject's initializer \(rule) threw: \(error)"] + neededBy(chain)
+  /// The error of `rule`'s initializer, which threw `error`, in the resolutions under way.
+  static func initializerFailed(_ error: any Error, rule: InitializerRegistry.Rule) -> Self {
+    let lines =
+      ["LazyInject's initializer \(rule) threw: \(error)"] + neededBy(ResolutionFrame.chain)
     return Self(.initializerFailed, lines.joined(separator: "\n"), underlyingError: error)
   }
 
@@ -228,12 +225,11 @@ extension ResolutionError {
     forwarded: Any.Type, target: Any.Type, value: Any, site: String, chain: [ResolutionFrame]
   ) -> ResolutionError {
     let (forwarded, target) = (typeName(forwarded), typeName(target))
-    let what = chain.last.map { " for \($0.propertyPath)" } ?? ""
-    var lines =
-      [
-        "LazyInject cannot forward \(forwarded) to \(target)\(what): the \(target) it resolved, a \(typeName(type(of: value))), is not a \(forwarded)."
-      ]
-      + neededBy(chain) + ["Forward registered at \(site)."]
+    let what = chain.last.map { " for \($0.step.container)" } ?? ""
+    var lines = [
+      "LazyInject cannot forward \(forwarded) to \(target)\(what): the \(target) it resolved, a \(typeName(type(of: value))), is not a \(forwarded)."
+    ]
+    lines += neededBy(chain) + ["Forward registered at \(site)."]
     if !isOnMainActor() {
       lines.append(
         "Off the main actor, a conformance isolated to the main actor (in an app target with default main-actor isolation, that of every type not marked nonisolated) does not count: mark the type, or its conformance, nonisolated."
@@ -247,6 +243,6 @@ extension ResolutionError {
   /// `"Needed by: A in X -> B in Y."` for a resolution nested in others.
   private static func neededBy(_ chain: [ResolutionFrame]) -> [String] {
     chain.count < 2
-      ? [] : ["Needed by: " + chain.dropLast().map(\.summary).joined(separator: " -> ") + "."]
+      ? [] : ["Needed by: " + chain.dropLast().map(\.step.summary).joined(separator: " -> ") + "."]
   }
 }

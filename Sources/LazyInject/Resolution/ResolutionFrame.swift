@@ -33,31 +33,21 @@ import _LazyInjectShims
   /// that built the values it read.
   @usableFromInline var uses: LayersUsed
 
-  /// Whether it resolves under an object's layers merged with a reader's that are no single
-  /// chain (see `OverrideStack.isMerged`): layers it uses are then no single chain either.
-  @usableFromInline var isMerged: Bool
-
   @inlinable init(
     property: Any.Type, container: UnsafeRawPointer, slot: UnsafeRawPointer?,
     parent: UnsafeMutablePointer<ResolutionFrame>?, depth: Int
   ) {
     (self.property, self.container, self.slot, self.parent) = (property, container, slot, parent)
-    (self.depth, building, uses, isMerged) = (depth, nil, LayersUsed(), false)
+    (self.depth, building, uses) = (depth, nil, LayersUsed())
   }
 
-  /// What it builds, as messages name it.
+  /// What it builds, as messages name it: its `summary` is `"ResourceLoader in
+  /// UsersViewController.resourceLoader"` (without the property's name for an explicit
+  /// `resolve`), its `container` `"UsersViewController.resourceLoader"`.
   var step: WaitGraph.Step {
     let object = Unmanaged<AnyObject>.fromOpaque(container).takeUnretainedValue()
     return .property(property, in: type(of: object), offset: slot.map { $0 - container })
   }
-
-  /// `"ResourceLoader in UsersViewController.resourceLoader"`; without the property's name for
-  /// an explicit `resolve`.
-  var summary: String { step.summary }
-
-  /// `"UsersViewController.resourceLoader"`, or the container's class alone when the property is
-  /// unknown.
-  var propertyPath: String { step.container }
 
   /// The innermost resolution under way on this thread, if any.
   static var current: UnsafeMutablePointer<ResolutionFrame>? {
@@ -96,12 +86,7 @@ import _LazyInjectShims
     assert(_isPOD(ResolutionFrame.self), "a frame field that is not trivial would leak")
     let parent = current
     let address = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-    // Outside any other resolution, only a stack nearly used up can stop this one.
-    if parent != nil || _lazyinject_stack_is_low() != 0,
-      let error = cycleError(resolving: property, for: address, slot: slot)
-    {
-      throw error
-    }
+    if let error = cycleError(resolving: property, for: address, slot: slot) { throw error }
     // `cycleError` stops at `maximumDepth`, so the arena has room for the frame.
     let pointer =
       parent.map { $0 + 1 }
@@ -129,10 +114,14 @@ import _LazyInjectShims
   /// Adds the layers the resolution of `frame` used to its parent's, or, outside any, to the
   /// shared build under way on the task (an async one, or one around an object's first reads):
   /// the resolution that needed this one used them too.
+  ///
+  /// Under an object's layers merged with a reader's that are no single chain (see
+  /// `OverrideStack.isMerged`: the task's layers, the same from the push to the pop), the layers
+  /// it used are no single chain either.
   @usableFromInline static func handOver(_ frame: UnsafeMutablePointer<ResolutionFrame>) {
     var uses = frame.pointee.uses
     guard !uses.isEmpty else { return }
-    uses.isMixed = uses.isMixed || frame.pointee.isMerged
+    uses.isMixed = uses.isMixed || OverrideScope.current?.isMerged == true
     if let parent = frame.pointee.parent {
       parent.pointee.uses.add(uses)
     } else if let build = OverrideScope.sharedBuild {
@@ -183,6 +172,6 @@ import _LazyInjectShims
     let attempt = ResolutionFrame(
       property: property, container: address, slot: slot, parent: nil, depth: 0)
     return .dependencyCycle(
-      steps: chain.map(\.summary) + [attempt.summary], isDepthLimit: !closesCycle)
+      steps: chain.map(\.step.summary) + [attempt.step.summary], isDepthLimit: !closesCycle)
   }
 }

@@ -20,36 +20,9 @@ extension InitializerRegistry {
     guard registration.policy != .none || registration.source.isAsync else {
       return try Self.build(registration, as: property, for: container)
     }
-    return try sharedValue(
+    return try sharedInstance(
       of: registration, as: property, for: container, frame: frame, stack: stack,
       outcome: &outcome)
-  }
-
-  /// The value of a shared or async `registration` (see `instance`), with its handle.
-  private func sharedValue<Property>(
-    of registration: AnyRegistration, as property: Property.Type, for container: AnyObject,
-    frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?, outcome: inout Outcome
-  ) throws -> Property {
-    let handle =
-      outcome.handles
-      ?? frame.pointee.slot.map { _ in Handles(Property.self, rule: registration.source) }
-    guard registration.source.isAsync else {
-      let (value, box) = try sharedInstance(
-        of: registration, frame: frame, stack: stack, handle: handle
-      ) { try Self.build(registration, as: property, for: container) }
-      outcome.handle = box
-      return value as! Property
-    }
-    // What the scope keeps, or the error that says to prepare or load it: a synchronous
-    // resolution never awaits.
-    let adopters = adopters(in: stack)
-    guard registration.policy != .none,
-      let (value, box) = withState({
-        kept(registration, in: &$0, adopters: adopters, handle: handle, uses: &frame.pointee.uses)
-      })
-    else { throw ResolutionError.requiresLoad(frame.pointee.summary, registration) }
-    outcome.handle = box
-    return value as! Property
   }
 
   /// Builds `registration`'s value for `container` as a `Property` (wrapped, for a rule of `T`
@@ -60,7 +33,7 @@ extension InitializerRegistry {
   ) throws -> Property {
     SlotLock.assertNoLockHeld()
     let start = Recorder.start
-    defer { if start != 0 { Recorder.note(registration.source.rule, since: start) } }
+    defer { if start != 0 { Recorder.note(.registration(registration.source), since: start) } }
     do {
       guard registration.propertyType == property else {
         return try registration.makeAny(container) as! Property
@@ -84,6 +57,9 @@ extension InitializerRegistry {
     }
   }
 
+  /// How many times `scope` was reset in this registry: what `keep` compares across a build.
+  func generation(of scope: Scope) -> Int { withState { $0.instances.generation(of: scope) } }
+
   /// The override layers above this registry, over the same registry, outermost first (a layer's
   /// own rules before its in-force ones): those that may keep an instance of this registry's
   /// rules whose build used them.
@@ -98,19 +74,18 @@ extension InitializerRegistry {
   /// registry, whose `state` the caller holds, with the handle `handle` asks for; adds the layer
   /// that kept it to `uses`.
   private func kept(
-    _ registration: AnyRegistration, in state: inout State, adopters: [InitializerRegistry],
-    handle: Handles?, uses: inout LayersUsed
+    _ registration: AnyRegistration, in state: inout State, _ adopters: [InitializerRegistry],
+    _ handle: Handles?, _ uses: inout LayersUsed
   ) -> (Any, _LazyObjectBox?)? {
-    for layer in adopters.reversed() {
-      let found = layer.withState { layerState -> (Any, _LazyObjectBox?)? in
-        guard let value = layerState.instances.instance(of: registration) else { return nil }
-        uses.add(LayersUsed(layer))
-        return (value, handle.flatMap { share(value, of: registration, in: &layerState, $0, uses) })
-      }
-      if let found { return found }
+    func found(in state: inout State, by layer: InitializerRegistry?) -> (Any, _LazyObjectBox?)? {
+      guard let value = state.instances.instance(of: registration) else { return nil }
+      if let layer { uses.add(LayersUsed(layer)) }
+      return (value, handle.flatMap { share(value, of: registration, in: &state, $0, uses) })
     }
-    guard let value = state.instances.instance(of: registration) else { return nil }
-    return (value, handle.flatMap { share(value, of: registration, in: &state, $0, uses) })
+    for layer in adopters.reversed() {
+      if let kept = layer.withState({ found(in: &$0, by: layer) }) { return kept }
+    }
+    return found(in: &state, by: nil)
   }
 
   /// The handle slots share for `value`, `registration`'s instance kept in `state` (handed out
@@ -119,44 +94,46 @@ extension InitializerRegistry {
     _ value: Any, of registration: AnyRegistration, in state: inout State, _ handle: Handles,
     _ uses: LayersUsed, isKept: Bool = true
   ) -> _LazyObjectBox? {
-    if isKept, let shared = state.instances.handle(of: registration, as: handle.key) {
-      return shared
-    }
+    if isKept, let box = state.instances.handle(of: registration, as: handle.key) { return box }
     let made = handle.make(value, uses)
     made.map { state.instances.share($0, of: registration, as: handle.key, isKept: isKept) }
     return made
   }
 
-  /// The instance of `registration` by its scope, and its handle.
+  /// The instance of a shared or async `registration` by its scope (see `instance`), and in
+  /// `outcome` the handle for a slot (or for the forward that asks, `outcome.handles`).
   ///
   /// The instance kept, or one built by exactly one thread and kept by whom `keep` says. Other
   /// threads wait for a build under way, unless waiting would close a cycle (see `WaitGraph`).
-  private func sharedInstance<Value>(
-    of registration: AnyRegistration, frame: UnsafeMutablePointer<ResolutionFrame>,
-    stack: OverrideStack?, handle: Handles?, build: () throws -> Value
-  ) throws -> (Any, _LazyObjectBox?) {
+  /// Of an async rule, only the instance kept, else the error that says to prepare or load it.
+  private func sharedInstance<Property>(
+    of registration: AnyRegistration, as property: Property.Type, for container: AnyObject,
+    frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?, outcome: inout Outcome
+  ) throws -> Property {
+    let handle =
+      outcome.handles
+      ?? frame.pointee.slot.map { _ in Handles(Property.self, rule: registration.source) }
     let adopters = adopters(in: stack)
     var generations: [Int] = []
-    let found: (Any, _LazyObjectBox?)? = try state.lock.withLock {
+    var found: (value: Any, handle: _LazyObjectBox?)? = try state.lock.withLock {
       while true {
-        if let found = kept(
-          registration, in: &state.value, adopters: adopters, handle: handle,
-          uses: &frame.pointee.uses)
-        {
+        if let found = kept(registration, in: &state.value, adopters, handle, &frame.pointee.uses) {
           return found
+        }
+        // A synchronous resolution never awaits.
+        guard !registration.source.isAsync else {
+          throw ResolutionError.requiresLoad(frame.pointee.step.summary, registration)
         }
         let thread = _lazyinject_thread_identity()
         guard let builder = state.value.instances.builder(of: registration) else {
           state.value.instances.setBuilder(thread, of: registration)
-          generations = adopters.map {
-            $0.withState { $0.instances.generation(of: registration.scope) }
-          }
+          generations = adopters.map { $0.generation(of: registration.scope) }
           frame.pointee.building = ObjectIdentifier(registration)
           return nil
         }
         if builder == thread {
           throw ResolutionError.dependencyCycle(
-            steps: ResolutionFrame.chain.map(\.summary) + ["\(registration.rule) again"])
+            steps: ResolutionFrame.chain.map(\.step.summary) + ["\(registration.rule) again"])
         }
         if let cycle = WaitGraph.willWait(for: .registration(ObjectIdentifier(registration))) {
           throw cycle
@@ -167,28 +144,27 @@ extension InitializerRegistry {
         Recorder.note(nil, frame.pointee.step, since: start)
       }
     }
-    if let found { return found }
-    // Objects made by the build learn from it which layers keep them (see `CreationLayers`).
-    let sharedBuild = stack == nil ? nil : SharedBuild()
-    let built = Result {
-      try sharedBuild.map { try OverrideScope.$sharedBuild.withValue($0, operation: build) }
-        ?? build()
-    }
-    return try state.lock.withLock {
-      let wasReset = state.value.instances.setBuilder(nil, of: registration)
+    if found == nil {
+      // Objects made by the build learn from it which layers keep them (see `CreationLayers`).
+      let sharedBuild = stack == nil ? nil : SharedBuild()
+      let build = { try Self.build(registration, as: property, for: container) }
+      let built = Result<Any, any Error> {
+        try sharedBuild.map { try OverrideScope.$sharedBuild.withValue($0, operation: build) }
+          ?? build()
+      }
       frame.pointee.building = nil
-      state.lock.broadcast()
-      return try keep(
-        built.get(), of: registration, in: &state.value, uses: frame.pointee.uses,
-        wasReset: wasReset, stack: stack, adopters: adopters, generations: generations,
-        build: sharedBuild, handle: handle)
+      found = try keep(
+        built, of: registration, uses: frame.pointee.uses, stack: stack, adopters: adopters,
+        generations: generations, build: sharedBuild, handle: handle)
     }
+    outcome.handle = found?.handle
+    return found!.value as! Property
   }
 
-  /// Keeps `value`, built by `registration` with `uses`, with whom the one keeper policy says
-  /// (this registry's `state`, which the caller holds, or a layer's), and tells `build`'s
-  /// objects; returns it with the handle `handle` asks for (handed out in this registry's state
-  /// when nobody keeps it).
+  /// Ends the build of `registration` (waking the threads and tasks that wait for it), then
+  /// keeps its value, built with `uses`, with whom the one keeper policy says (this registry or
+  /// a layer), and tells `build`'s objects; returns it with the handle `handle` asks for (handed
+  /// out in this registry's state when nobody keeps it), or throws the build's error.
   ///
   /// This registry keeps it if the build used no layer, or only this registry's own layer and
   /// those it nests in (in force now); else the innermost layer used, if it keeps instances here
@@ -196,40 +172,46 @@ extension InitializerRegistry {
   /// the value goes to that read alone, as when the scope was reset during the build or the
   /// layers used are no single chain.
   private func keep(
-    _ value: Any, of registration: AnyRegistration, in state: inout State, uses: LayersUsed,
-    wasReset: Bool, stack: OverrideStack?, adopters: [InitializerRegistry], generations: [Int],
+    _ built: Result<Any, any Error>, of registration: AnyRegistration, uses: LayersUsed,
+    stack: OverrideStack?, adopters: [InitializerRegistry], generations: [Int],
     build: SharedBuild?, handle: Handles?
   ) throws -> (Any, _LazyObjectBox?) {
-    var keeper: InitializerRegistry? = wasReset ? nil : self
-    if let used = uses.layer, keeper != nil {
-      if uses.isMixed || stack?.isMerged == true {
-        keeper = nil
-      } else if used.depth > overrideDepth || stack?.chain(through: used.identifier) == nil {
-        keeper = adopters.firstIndex { ObjectIdentifier($0) == used.identifier }.flatMap { index in
-          adopters[index].withState { $0.instances.generation(of: registration.scope) }
-            == generations[index] ? adopters[index] : nil
+    var (wasReset, waiters) = (false, [InstanceStore.Waiter]())
+    defer { for waiter in waiters { waiter.resume() } }  // After unlocking.
+    return try state.lock.withLock {
+      (wasReset, waiters) = state.value.instances.endAsyncBuild(of: registration)
+      state.lock.broadcast()
+      let value = try built.get()
+      var keeper: InitializerRegistry? = wasReset ? nil : self
+      if let used = uses.layer, keeper != nil {
+        if uses.isMixed || stack?.isMerged == true {
+          keeper = nil
+        } else if used.depth > overrideDepth || stack?.chain(through: used.identifier) == nil {
+          keeper = adopters.firstIndex { ObjectIdentifier($0) == used.identifier }.flatMap {
+            adopters[$0].generation(of: registration.scope) == generations[$0] ? adopters[$0] : nil
+          }
         }
       }
-    }
-    let keepIn = { (state: inout State) throws -> _LazyObjectBox? in
-      if keeper != nil, !state.instances.keep(value, of: registration) {
-        throw ResolutionError.weakScopeRequiresClass(
-          rule: registration.rule, valueType: type(of: unwrappingOptionals(value) ?? value))
+      let keepIn = { (state: inout State) throws -> _LazyObjectBox? in
+        if keeper != nil, !state.instances.keep(value, of: registration) {
+          throw ResolutionError.weakScopeRequiresClass(
+            rule: registration.rule, valueType: type(of: unwrappingOptionals(value) ?? value))
+        }
+        // Built across a reset of its scope: it goes to the read that asked before the reset,
+        // and its slot stays unresolved, so that no read after the reset returns it.
+        guard !wasReset else { return handle.map { _ in .emptied(origin: registration.source) } }
+        return handle.flatMap {
+          self.share(value, of: registration, in: &state, $0, uses, isKept: keeper != nil)
+        }
       }
-      // Built across a reset of its scope: it goes to the read that asked before the reset, and
-      // its slot stays unresolved, so that no read after the reset returns it.
-      guard !wasReset else { return handle.map { _ in .emptied(origin: registration.source) } }
-      return handle.flatMap {
-        self.share(value, of: registration, in: &state, $0, uses, isKept: keeper != nil)
+      let box =
+        try keeper.map { $0 === self ? try keepIn(&state.value) : try $0.withState(keepIn) }
+        ?? keepIn(&state.value)
+      build?.keeper.withLock {
+        $0 = keeper.map { .kept($0.overrideDepth == 0 ? nil : ObjectIdentifier($0)) } ?? .notKept
       }
+      return (value, box)
     }
-    let box =
-      try keeper.map { $0 === self ? try keepIn(&state) : try $0.withState(keepIn) }
-      ?? keepIn(&state)
-    build?.keeper.withLock {
-      $0 = keeper.map { .kept($0.overrideDepth == 0 ? nil : ObjectIdentifier($0)) } ?? .notKept
-    }
-    return (value, box)
   }
 
   /// The value of this registry's async `registration`: what `load()` and `prepare()` await.
@@ -245,74 +227,55 @@ extension InitializerRegistry {
     of registration: AnyRegistration, for container: AnyObject?, stack: OverrideStack?,
     handle: Handles?, uses: inout LayersUsed
   ) async throws -> (Any, _LazyObjectBox?) {
+    let source = registration.source
     let step = WaitGraph.Held(
-      slot: 0, registration: ObjectIdentifier(registration), what: .rule(registration.source))
+      slot: 0, registration: ObjectIdentifier(registration), what: .rule(source))
     let record = SharedBuild()
     // What the recorder names: the container's class for `load()`, the rule for `prepare()`.
     let recorded =
       container.map { .property(registration.propertyType, in: type(of: $0), offset: nil) }
       ?? step.what
     let entry: Timeline.Build.Entry = container == nil ? .prepare : .load
-    let build = { () async throws -> Any in
+    // Its value, or the cycle it closes in this task, or its initializer's error.
+    let build = { () async -> Result<Any, any Error> in
       let start = Recorder.start
-      defer {
-        if start != 0 {
-          Recorder.note(registration.source.rule, recorded, entry: entry, since: start)
-        }
-      }
-      return try await AsyncChain.with(step) {
-        try await OverrideScope.$sharedBuild.withValue(record) {
-          SlotLock.assertNoLockHeld()
-          do { return try await registration.makeAsync(container) } catch {
-            throw Self.failure(error, of: registration)
-          }
-        }
-      }
+      defer { Recorder.note(.registration(source), recorded, entry: entry, since: start) }
+      do {
+        return .success(
+          try await AsyncChain.with(step) {
+            try await OverrideScope.$sharedBuild.withValue(record) {
+              SlotLock.assertNoLockHeld()
+              return try await registration.makeAsync(container)
+            }
+          })
+      } catch { return .failure(Self.failure(error, of: registration)) }
     }
-    guard registration.policy != .none else { return (try await build(), nil) }
+    guard registration.policy != .none else { return (try await build().get(), nil) }
     if let error = AsyncChain.cycle(closedBy: step) { throw error }
     let adopters = adopters(in: stack)
     while true {
-      var found: (Any, _LazyObjectBox?)?
-      var (isClaimed, generations) = (false, [Int]())
+      var (found, isClaimed, generations): ((Any, _LazyObjectBox?)?, Bool, [Int]) = (nil, false, [])
       let task = AsyncChain.current ?? AsyncChain([])
       if let error = WaitGraph.willWait(for: step.resource, as: task) { throw error }
       let start = Recorder.start
       await withCheckedContinuation { (waiter: InstanceStore.Waiter) in
         withState { state in
-          found = kept(registration, in: &state, adopters: adopters, handle: handle, uses: &uses)
+          found = kept(registration, in: &state, adopters, handle, &uses)
           isClaimed =
             found == nil && state.instances.claimAsyncBuild(of: registration, orWait: waiter)
         }
-        if isClaimed {
-          generations = adopters.map {
-            $0.withState { $0.instances.generation(of: registration.scope) }
-          }
-        }
+        if isClaimed { generations = adopters.map { $0.generation(of: registration.scope) } }
         if found != nil || isClaimed { waiter.resume() }
       }
       WaitGraph.didWait(as: task)
       if found == nil, !isClaimed { Recorder.note(nil, recorded, entry: entry, since: start) }
       if let found { return found }
       guard isClaimed else { continue }  // The other task's build ended: look again.
-      let built: Result<Any, any Error>
-      do { built = .success(try await build()) } catch { built = .failure(error) }
+      let built = await build()
       uses.add(record.uses.withLock { $0 })
-      let (waiters, result): ([InstanceStore.Waiter], Result<(Any, _LazyObjectBox?), any Error>) =
-        state.lock.withLock { [uses] in
-          let (wasReset, waiters) = state.value.instances.endAsyncBuild(of: registration)
-          return (
-            waiters,
-            Result(catching: {
-              try keep(
-                built.get(), of: registration, in: &state.value, uses: uses, wasReset: wasReset,
-                stack: stack, adopters: adopters, generations: generations, build: record,
-                handle: handle)
-            })
-          )
-        }
-      for waiter in waiters { waiter.resume() }
-      return try result.get()
+      return try keep(
+        built, of: registration, uses: uses, stack: stack, adopters: adopters,
+        generations: generations, build: record, handle: handle)
     }
   }
 

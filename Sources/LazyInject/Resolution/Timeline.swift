@@ -89,15 +89,15 @@ extension InitializerRegistry {
         let track: Track = entry.isMainThread ? .mainThread : .thread(number)
         return (entry, entry.track.first == "a" ? .task(number) : track)
       }
-      builds = tracked.filter { $0.0.rule != nil }.enumerated().map { id, tracked in
+      builds = tracked.filter { $0.0.built != nil }.enumerated().map { id, tracked in
         let (entry, track) = tracked
         return Build(
-          id: id, rule: entry.rule!,
+          id: id, rule: entry.built!.rule,
           builtFor: entry.entry == .prepare ? "prepare()" : entry.step.container,
           entry: entry.entry, track: track, startNanoseconds: entry.start - origin,
           durationNanoseconds: entry.end - entry.start)
       }
-      waits = tracked.filter { $0.0.rule == nil }.map { entry, track in
+      waits = tracked.filter { $0.0.built == nil }.map { entry, track in
         Wait(
           waitedFor: entry.step.summary, track: track, startNanoseconds: entry.start - origin,
           durationNanoseconds: entry.end - entry.start)

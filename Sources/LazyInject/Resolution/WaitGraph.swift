@@ -11,28 +11,22 @@ import _LazyInjectShims
 /// cycle is the one that finds it, since every other thread in it is recorded by then.
 package enum WaitGraph {
   /// Something a thread can wait for.
-  enum Resource: Equatable {
+  package enum Resource: Equatable {
     case slot(UnsafeRawPointer)
     case registration(ObjectIdentifier)
   }
 
-  fileprivate struct Waiter {
-    /// The waiting thread, or the waiting task's `AsyncChain`.
-    let id: UnsafeRawPointer
-    let resource: Resource
-    /// What the waiter builds, outermost first.
-    ///
-    /// Stable while it waits.
-    let chain: [Held]
-  }
+  /// A waiter: the waiting thread, or the waiting task's `AsyncChain` (`id`); what it waits for;
+  /// what it builds, outermost first (stable while it waits).
+  package typealias Waiter = (id: UnsafeRawPointer, resource: Resource, chain: [Held])
 
   /// What a thread's resolution frame, or a task's async resolution, builds.
-  struct Held: Sendable {
+  package struct Held: Sendable {
     /// The slot's address, or 0.
     let slot: UInt
     let registration: ObjectIdentifier?
     /// What it builds, described only when a message needs it.
-    let what: Step
+    package let what: Step
 
     /// What it builds, as a resource.
     var resource: Resource {
@@ -49,7 +43,7 @@ package enum WaitGraph {
   }
 
   /// A step of a chain of resolutions, as messages name it.
-  enum Step: Sendable {
+  package enum Step: Sendable {
     /// A property's type, the container's class, and the property's offset (nil for an explicit
     /// `resolve`).
     case property(Any.Type, in: AnyClass, offset: Int?)
@@ -75,18 +69,8 @@ package enum WaitGraph {
     }
   }
 
-  private static let waiters = Protected<[Waiter]>([])
-
-  /// Whether a thread or task waits for a build under way of a `property` value: for the
-  /// package's tests.
-  package static func isWaiting(for property: Any.Type) -> Bool {
-    waiters.withLock { waiters in
-      waiters.contains {
-        guard case .property(let type, _, _)? = $0.chain.last?.what else { return false }
-        return type == property
-      }
-    }
-  }
+  /// The threads and tasks waiting, in the order they began (the package's tests read them).
+  package static let waiters = Protected<[Waiter]>([])
 
   /// Records that this thread (or, with `task`, the task whose async resolutions it is) is about
   /// to wait for `resource`, or returns the error to report instead if waiting would close a
@@ -101,8 +85,7 @@ package enum WaitGraph {
         Held(slot: UInt(bitPattern: $0.slot), registration: $0.building, what: $0.step)
       }
     let hops: [Waiter]? = waiters.withLock { waiters in
-      var hops: [Waiter] = []
-      var wanted = resource
+      var (hops, wanted) = ([Waiter](), resource)
       while hops.count < waiters.count,
         let holder = waiters.first(where: { other in
           other.id != waiter && other.chain.contains { $0.holds(wanted) }
@@ -112,7 +95,7 @@ package enum WaitGraph {
         if chain.contains(where: { $0.holds(holder.resource) }) { return hops }
         wanted = holder.resource
       }
-      waiters.append(Waiter(id: waiter, resource: resource, chain: chain))
+      waiters.append((waiter, resource, chain))
       return nil
     }
     guard let hops else { return nil }
@@ -157,8 +140,8 @@ internal final class AsyncChain: Sendable {
   static func with<Result>(_ step: WaitGraph.Held, _ body: () async throws -> Result)
     async throws -> Result
   {
-    let steps = current?.steps ?? []
     if let error = cycle(closedBy: step) { throw error }
+    let steps = current?.steps ?? []
     return try await $current.withValue(AsyncChain(steps + [step]), operation: body)
   }
 

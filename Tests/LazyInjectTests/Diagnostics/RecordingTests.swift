@@ -10,6 +10,18 @@ import Testing
 
 private final class RecordedSession: Sendable {}
 
+extension WaitGraph {
+  /// Whether a thread or task waits for a build under way of a `property` value.
+  fileprivate static func isWaiting(for property: Any.Type) -> Bool {
+    waiters.withLock { waiters in
+      waiters.contains {
+        guard case .property(let type, _, _)? = $0.chain.last?.what else { return false }
+        return type == property
+      }
+    }
+  }
+}
+
 private final class RecordedApi: Sendable {
   let session: RecordedSession
   init(session: RecordedSession) { self.session = session }
