@@ -306,25 +306,8 @@ import _LazyInjectShims
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     var box = box
     while !claimed {
-      SlotLock.lock(object)
-      let current = slot.word
-      let content = SlotWord.content(
-        of: current, marker: marker, storesObject: isSingleReference(Value.self))
-      if content.isValue {
-        if content != .object && _lazyinject_overrides_used() != 0 {
-          _FirstRead.noteRead(at: current)
-        }
-        let value = _value(at: current, content)
-        SlotLock.unlock(object)
-        return value
-      }
-      if content != .inFlight {  // 0, or an empty box to take over: claimed.
-        slot.word = marker
-        SlotLock.unlock(object)
-        box = current
-        break
-      }
-      SlotLock.unlock(object)
+      if let value = _claim(object, slot: slot, marker: marker, word: &box) { return value }
+      if box != marker { break }  // 0, or an empty box to take over: claimed.
       _FirstRead.wait(for: Value.self, in: container, slot: slot.address) {
         SlotLock.lock(object)
         defer { SlotLock.unlock(object) }
@@ -337,6 +320,26 @@ import _LazyInjectShims
     return _publish(
       built, word: _word(for: built, outcome: outcome), isObserved: outcome.isObserved,
       in: container, slot: slot, marker: marker)
+  }
+
+  /// With the slot lock of `object` held while it runs: the value the slot holds (retained), or
+  /// nil with the slot's word in `word`, after marking the slot in flight (claimed) unless that
+  /// word is `marker` (another resolution is under way).
+  @inlinable
+  internal static func _claim(
+    _ object: UnsafeRawPointer, slot: _LazySlot, marker: UInt, word: inout UInt
+  ) -> Value? {
+    SlotLock.lock(object)
+    defer { SlotLock.unlock(object) }
+    word = slot.word
+    let content = SlotWord.content(
+      of: word, marker: marker, storesObject: isSingleReference(Value.self))
+    if content.isValue {
+      if content != .object, _lazyinject_overrides_used() != 0 { _FirstRead.noteRead(at: word) }
+      return _value(at: word, content)
+    }
+    if content != .inFlight { slot.word = marker }
+    return nil
   }
 
   /// Publishes `built`, whose retained slot word is `new`, for a resolution that claimed the slot

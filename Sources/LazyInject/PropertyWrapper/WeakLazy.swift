@@ -114,10 +114,10 @@ import _LazyInjectShims
         guard word == marker else {
           // A strong reference, released only after unlocking: if it is the last one, the
           // deinit must not run under the lock.
-          if let current = _WeakLazyReference.object(at: word) {
+          if let value = _WeakLazyReference.value(at: word, as: Value.self) {
             if _lazyinject_overrides_used() != 0 { _WeakLazyReference.noteRead(at: word) }
             SlotLock.unlock(object)
-            return _WeakLazyReference.value(of: current, as: Value.self)
+            return value
           }
           // Unresolved, released, or resolved to nil: this thread resolves, with the layers the
           // reference keeps, if any. It takes over the slot's +1 of the reference.
@@ -182,12 +182,7 @@ import _LazyInjectShims
     let current = slot.word
     let isPublished = current == _LazyMarker.address  // Else assigned meanwhile: that wins.
     if isPublished { slot.word = _WeakLazyReference.retainedWord(of: published) }
-    let result =
-      isPublished
-      ? value
-      : _WeakLazyReference.object(at: current).map {
-        _WeakLazyReference.value(of: $0, as: Value.self)
-      }
+    let result = isPublished ? value : _WeakLazyReference.value(at: current, as: Value.self)
     SlotLock.unlock(object)
     // Released after unlocking: the reference this thread took may be the last one of layers.
     SlotLock.assertNoLockHeld()
