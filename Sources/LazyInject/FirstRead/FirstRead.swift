@@ -20,15 +20,13 @@ import _LazyInjectShims
     _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer, box word: UInt,
     outcome: inout InitializerRegistry.Outcome
   ) -> Value {
-    guard word != 0 else {
+    if word == 0 {
       InitializerRegistry.shared.recordFastPath(
         for: Value.self, in: container, storesObject: isSingleReference(Value.self))
-      return resolve(type, for: container, slot: slot, creation: nil, outcome: &outcome)
     }
-    defer { didReplace(word) }
-    return resolve(
-      type, for: container, slot: slot, creation: _LazyObjectBox.box(at: word).creation,
-      outcome: &outcome)
+    defer { didReplace(word) }  // Nothing for 0.
+    let creation = word == 0 ? nil : _LazyObjectBox.box(at: word).creation
+    return resolve(type, for: container, slot: slot, creation: creation, outcome: &outcome)
   }
 
   /// Resolves on the general path with the layers of `creation`, read by the calling task.
@@ -38,9 +36,6 @@ import _LazyInjectShims
   ) -> Value {
     FirstReadPath.general.record()
     do {
-      guard let creation else {
-        return try InitializerRegistry.resolve(type, for: container, slot: slot, outcome: &outcome)
-      }
       return try withLayers(of: creation) {
         try InitializerRegistry.resolve(type, for: container, slot: slot, outcome: &outcome)
       }
@@ -135,15 +130,19 @@ import _LazyInjectShims
   /// The observing classes already warned about missing names.
   private static let unnamedObservers = Protected<Set<ObjectIdentifier>>([])
 
-  /// Waits while `isInFlight()` (which looks at the slot under its lock) says another thread is
-  /// building the value of the property at `slot`; unless this thread is the one building it,
-  /// or waiting would close a cycle through other threads: then stops the program.
+  /// Waits while the slot at `slot` holds the in-flight marker (looked at under its slot lock):
+  /// another thread is building the value of the property; unless this thread is the one
+  /// building it, or waiting would close a cycle through other threads: then stops the program.
   @usableFromInline internal static func wait(
-    for property: Any.Type, in container: AnyObject, slot: UnsafeMutableRawPointer,
-    while isInFlight: () -> Bool
+    for property: Any.Type, in container: AnyObject, slot: UnsafeMutableRawPointer
   ) {
     let slot = UnsafeRawPointer(slot)
     let address = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let isInFlight = {
+      SlotLock.lock(address)
+      defer { SlotLock.unlock(address) }
+      return slot.load(as: UInt.self) == _LazyMarker.address
+    }
     if let error = ResolutionFrame.cycleError(resolving: property, for: address, slot: slot) {
       stop(error)
     }

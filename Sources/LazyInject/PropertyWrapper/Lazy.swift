@@ -308,11 +308,7 @@ import _LazyInjectShims
     while !claimed {
       if let value = _claim(object, slot: slot, marker: marker, word: &box) { return value }
       if box != marker { break }  // 0, or an empty box to take over: claimed.
-      _FirstRead.wait(for: Value.self, in: container, slot: slot.address) {
-        SlotLock.lock(object)
-        defer { SlotLock.unlock(object) }
-        return slot.word == marker
-      }
+      _FirstRead.wait(for: Value.self, in: container, slot: slot.address)
     }
     var outcome = InitializerRegistry.Outcome()
     let built = _FirstRead.resolve(

@@ -126,11 +126,7 @@ import _LazyInjectShims
           return resolve(container, slot: slot, reference: _WeakLazyReference.take(word))
         }
         SlotLock.unlock(object)
-        _FirstRead.wait(for: Value?.self, in: container, slot: slot.address) {
-          SlotLock.lock(object)
-          defer { SlotLock.unlock(object) }
-          return slot.word == marker
-        }
+        _FirstRead.wait(for: Value?.self, in: container, slot: slot.address)
       }
     }
     set {
