@@ -138,11 +138,6 @@ import _LazyInjectShims
   ) {
     let slot = UnsafeRawPointer(slot)
     let address = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-    let isInFlight = {
-      SlotLock.lock(address)
-      defer { SlotLock.unlock(address) }
-      return slot.load(as: UInt.self) == _LazyMarker.address
-    }
     if let error = ResolutionFrame.cycleError(resolving: property, for: address, slot: slot) {
       stop(error)
     }
@@ -152,10 +147,10 @@ import _LazyInjectShims
     let isAwaited = gate.lock.withLock {
       _ = _lazyinject_waiters_add(1)
       defer { _ = _lazyinject_waiters_add(-1) }
-      while isInFlight() && !gate.value.awaited.contains(UInt(bitPattern: slot)) {
+      while isInFlight(slot, of: address) && !gate.value.awaited.contains(UInt(bitPattern: slot)) {
         gate.lock.wait()
       }
-      return isInFlight()
+      return isInFlight(slot, of: address)
     }
     WaitGraph.didWait()
     let what = WaitGraph.Step.property(property, in: type(of: container), offset: slot - address)
@@ -163,12 +158,22 @@ import _LazyInjectShims
     if isAwaited { stop(ResolutionError.requiresLoad(what.summary, nil)) }
   }
 
-  /// Suspends the calling task until the slot is no longer in flight, or throws the cycle that
-  /// waiting would close.
+  /// Whether the slot at `slot` of the object at `object` holds the in-flight marker, looked at
+  /// under the object's slot lock.
+  private static func isInFlight(_ slot: UnsafeRawPointer, of object: UnsafeRawPointer) -> Bool {
+    SlotLock.lock(object)
+    defer { SlotLock.unlock(object) }
+    return slot.load(as: UInt.self) == _LazyMarker.address
+  }
+
+  /// Suspends the calling task until the slot at `slot` of the property of `container` is no
+  /// longer in flight, or throws the cycle that waiting would close.
   nonisolated(nonsending) static func awaitPublication(
-    of slot: UnsafeRawPointer, step: WaitGraph.Step, while isInFlight: () -> Bool
+    for property: Any.Type, in container: AnyObject, slot: UnsafeRawPointer
   ) async throws {
-    let step = WaitGraph.Held(slot: UInt(bitPattern: slot), registration: nil, what: step)
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let what = WaitGraph.Step.property(property, in: type(of: container), offset: slot - object)
+    let step = WaitGraph.Held(slot: UInt(bitPattern: slot), registration: nil, what: what)
     if let error = AsyncChain.cycle(closedBy: step) { throw error }
     let task = AsyncChain.current ?? AsyncChain([])
     if let error = WaitGraph.willWait(for: .slot(slot), as: task) { throw error }
@@ -176,7 +181,7 @@ import _LazyInjectShims
     await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
       let waits = gate.lock.withLock {
         _ = _lazyinject_waiters_add(1)  // Before looking: a publisher that saw none looked after.
-        guard isInFlight() else {
+        guard isInFlight(slot, of: object) else {
           _ = _lazyinject_waiters_add(-1)
           return false
         }

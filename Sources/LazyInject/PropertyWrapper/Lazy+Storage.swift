@@ -29,14 +29,7 @@ extension Lazy {
       if let value = _claim(object, slot: slot, marker: marker, word: &word) { return value }
       // Else claimed: 0 or an empty box, now this task's; or in flight, awaited below.
       guard word != marker else {
-        let offset = UnsafeRawPointer(slot.address) - object
-        try await _FirstRead.awaitPublication(
-          of: slot.address, step: .property(Value.self, in: type(of: container), offset: offset)
-        ) {
-          SlotLock.lock(object)
-          defer { SlotLock.unlock(object) }
-          return slot.word == marker
-        }
+        try await _FirstRead.awaitPublication(for: Value.self, in: container, slot: slot.address)
         continue
       }
       var outcome = InitializerRegistry.Outcome()

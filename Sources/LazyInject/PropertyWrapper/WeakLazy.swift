@@ -197,15 +197,13 @@ extension Lazy: _LazyStorage {
 
   static func value(in container: AnyObject, at offset: Int) -> Any? {
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-    // The property's storage is its one stored property, the slot.
-    let slot = _LazySlot(
-      (UnsafeMutableRawPointer(mutating: object) + offset).assumingMemoryBound(to: AnyObject?.self))
     SlotLock.lock(object)
     defer { SlotLock.unlock(object) }
+    // The property's storage is its one stored property, the slot.
+    let word = (object + offset).load(as: UInt.self)
     let content = SlotWord.content(
-      of: slot.word, marker: _lazyinject_in_flight_marker(),
-      storesObject: isSingleReference(Value.self))
-    return content.isValue ? _value(at: slot.word, content) : nil
+      of: word, marker: _lazyinject_in_flight_marker(), storesObject: isSingleReference(Value.self))
+    return content.isValue ? _value(at: word, content) : nil
   }
 }
 
