@@ -108,9 +108,8 @@ import _LazyInjectShims
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     let containerClass: AnyClass = type(of: container)
     let offset = UnsafeRawPointer(slot) - object
-    guard let fields = try? LazyField.fields(of: containerClass),
-      let field = fields.first(where: { $0.offset == offset })
-    else { return }
+    let fields = try? LazyField.fields(of: containerClass)
+    guard let field = fields?.first(where: { $0.offset == offset }) else { return }
     guard let name = field.name else {
       if unnamedObservers.withLock({ $0.insert(ObjectIdentifier(containerClass)).inserted }) {
         writeToStandardError(

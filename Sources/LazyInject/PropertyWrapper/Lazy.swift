@@ -202,9 +202,8 @@ import _LazyInjectShims
         FastPath.address(of: Value.self), FastPath.address(of: type(of: container))),
       entry.pointee.flags & FastPath.mainActor == 0 || FastPath.onMainActor()
     {
-      let (payload, isObserved) = (
-        entry.pointee.payload, entry.pointee.flags & FastPath.observed != 0
-      )
+      let payload = entry.pointee.payload
+      let isObserved = entry.pointee.flags & FastPath.observed != 0
       if Int(entry.pointee.kind) == LAZYINJECT_FAST_BUILD {
         _lazyinject_fast_take(entry, 0, object, payload)  // The build's, without an atomic.
         slot.word = marker

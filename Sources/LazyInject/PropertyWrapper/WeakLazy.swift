@@ -171,9 +171,8 @@ import _LazyInjectShims
     // This thread's: either the reference it took out of the slot, or a new one. In no slot yet:
     // nobody else reads it.
     let published = reference ?? _WeakLazyReference(creation: nil)
-    published.object = value.map(Self.object(of:))
+    (published.object, published.uses) = (value.map(Self.object(of:)), outcome.uses)
     (published.handle, published.isShared) = (outcome.handle, outcome.handle != nil)
-    published.uses = outcome.uses
     SlotLock.lock(object)
     let current = slot.word
     let isPublished = current == _LazyMarker.address  // Else assigned meanwhile: that wins.
