@@ -23,8 +23,7 @@ import _LazyInjectShims
 
   /// The address of `type`'s metadata: the key of the table's entries.
   @inlinable static func address(of type: Any.Type) -> UnsafeRawPointer {
-    UnsafeRawPointer(bitPattern: UInt(bitPattern: Int(bitPattern: ObjectIdentifier(type))))
-      .unsafelyUnwrapped
+    unsafeBitCast(type, to: UnsafeRawPointer.self)
   }
 }
 

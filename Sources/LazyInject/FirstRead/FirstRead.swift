@@ -20,15 +20,13 @@ import _LazyInjectShims
     _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer, box word: UInt,
     outcome: inout InitializerRegistry.Outcome
   ) -> Value {
-    guard word != 0 else {
+    if word == 0 {
       InitializerRegistry.shared.recordFastPath(
         for: Value.self, in: container, storesObject: isSingleReference(Value.self))
-      return resolve(type, for: container, slot: slot, creation: nil, outcome: &outcome)
     }
-    defer { didReplace(word) }
-    return resolve(
-      type, for: container, slot: slot, creation: _LazyObjectBox.box(at: word).creation,
-      outcome: &outcome)
+    defer { didReplace(word) }  // Nothing for 0.
+    let creation = word == 0 ? nil : _LazyObjectBox.box(at: word).creation
+    return resolve(type, for: container, slot: slot, creation: creation, outcome: &outcome)
   }
 
   /// Resolves on the general path with the layers of `creation`, read by the calling task.
@@ -38,9 +36,6 @@ import _LazyInjectShims
   ) -> Value {
     FirstReadPath.general.record()
     do {
-      guard let creation else {
-        return try InitializerRegistry.resolve(type, for: container, slot: slot, outcome: &outcome)
-      }
       return try withLayers(of: creation) {
         try InitializerRegistry.resolve(type, for: container, slot: slot, outcome: &outcome)
       }
@@ -113,9 +108,8 @@ import _LazyInjectShims
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     let containerClass: AnyClass = type(of: container)
     let offset = UnsafeRawPointer(slot) - object
-    guard let fields = try? LazyField.fields(of: containerClass),
-      let field = fields.first(where: { $0.offset == offset })
-    else { return }
+    let fields = try? LazyField.fields(of: containerClass)
+    guard let field = fields?.first(where: { $0.offset == offset }) else { return }
     guard let name = field.name else {
       if unnamedObservers.withLock({ $0.insert(ObjectIdentifier(containerClass)).inserted }) {
         writeToStandardError(
@@ -135,12 +129,11 @@ import _LazyInjectShims
   /// The observing classes already warned about missing names.
   private static let unnamedObservers = Protected<Set<ObjectIdentifier>>([])
 
-  /// Waits while `isInFlight()` (which looks at the slot under its lock) says another thread is
-  /// building the value of the property at `slot`; unless this thread is the one building it,
-  /// or waiting would close a cycle through other threads: then stops the program.
+  /// Waits while the slot at `slot` holds the in-flight marker (looked at under its slot lock):
+  /// another thread is building the value of the property; unless this thread is the one
+  /// building it, or waiting would close a cycle through other threads: then stops the program.
   @usableFromInline internal static func wait(
-    for property: Any.Type, in container: AnyObject, slot: UnsafeMutableRawPointer,
-    while isInFlight: () -> Bool
+    for property: Any.Type, in container: AnyObject, slot: UnsafeMutableRawPointer
   ) {
     let slot = UnsafeRawPointer(slot)
     let address = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
@@ -153,10 +146,10 @@ import _LazyInjectShims
     let isAwaited = gate.lock.withLock {
       _ = _lazyinject_waiters_add(1)
       defer { _ = _lazyinject_waiters_add(-1) }
-      while isInFlight() && !gate.value.awaited.contains(UInt(bitPattern: slot)) {
+      while isInFlight(slot, of: address) && !gate.value.awaited.contains(UInt(bitPattern: slot)) {
         gate.lock.wait()
       }
-      return isInFlight()
+      return isInFlight(slot, of: address)
     }
     WaitGraph.didWait()
     let what = WaitGraph.Step.property(property, in: type(of: container), offset: slot - address)
@@ -164,12 +157,22 @@ import _LazyInjectShims
     if isAwaited { stop(ResolutionError.requiresLoad(what.summary, nil)) }
   }
 
-  /// Suspends the calling task until the slot is no longer in flight, or throws the cycle that
-  /// waiting would close.
+  /// Whether the slot at `slot` of the object at `object` holds the in-flight marker, looked at
+  /// under the object's slot lock.
+  private static func isInFlight(_ slot: UnsafeRawPointer, of object: UnsafeRawPointer) -> Bool {
+    SlotLock.lock(object)
+    defer { SlotLock.unlock(object) }
+    return slot.load(as: UInt.self) == _LazyMarker.address
+  }
+
+  /// Suspends the calling task until the slot at `slot` of the property of `container` is no
+  /// longer in flight, or throws the cycle that waiting would close.
   nonisolated(nonsending) static func awaitPublication(
-    of slot: UnsafeRawPointer, step: WaitGraph.Step, while isInFlight: () -> Bool
+    for property: Any.Type, in container: AnyObject, slot: UnsafeRawPointer
   ) async throws {
-    let step = WaitGraph.Held(slot: UInt(bitPattern: slot), registration: nil, what: step)
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let what = WaitGraph.Step.property(property, in: type(of: container), offset: slot - object)
+    let step = WaitGraph.Held(slot: UInt(bitPattern: slot), registration: nil, what: what)
     if let error = AsyncChain.cycle(closedBy: step) { throw error }
     let task = AsyncChain.current ?? AsyncChain([])
     if let error = WaitGraph.willWait(for: .slot(slot), as: task) { throw error }
@@ -177,7 +180,7 @@ import _LazyInjectShims
     await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
       let waits = gate.lock.withLock {
         _ = _lazyinject_waiters_add(1)  // Before looking: a publisher that saw none looked after.
-        guard isInFlight() else {
+        guard isInFlight(slot, of: object) else {
           _ = _lazyinject_waiters_add(-1)
           return false
         }

@@ -23,29 +23,13 @@ extension Lazy {
   {
     await InitializerRegistry.shared.installAutomaticModulesIfNeeded()
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-    let (marker, storesObject) = (_FirstRead.marker, isSingleReference(Value.self))
+    let marker = _FirstRead.marker
     while true {
-      SlotLock.lock(object)
-      let word = slot.word
-      let content = SlotWord.content(of: word, marker: marker, storesObject: storesObject)
-      if content.isValue {
-        if content != .object, _lazyinject_overrides_used() != 0 { _FirstRead.noteRead(at: word) }
-        let value = _value(at: word, content)
-        SlotLock.unlock(object)
-        return value
-      }
+      var word: UInt = 0
+      if let value = _claim(object, slot: slot, marker: marker, word: &word) { return value }
       // Else claimed: 0 or an empty box, now this task's; or in flight, awaited below.
-      if content != .inFlight { slot.word = marker }
-      SlotLock.unlock(object)
-      guard content != .inFlight else {
-        let offset = UnsafeRawPointer(slot.address) - object
-        try await _FirstRead.awaitPublication(
-          of: slot.address, step: .property(Value.self, in: type(of: container), offset: offset)
-        ) {
-          SlotLock.lock(object)
-          defer { SlotLock.unlock(object) }
-          return slot.word == marker
-        }
+      guard word != marker else {
+        try await _FirstRead.awaitPublication(for: Value.self, in: container, slot: slot.address)
         continue
       }
       var outcome = InitializerRegistry.Outcome()

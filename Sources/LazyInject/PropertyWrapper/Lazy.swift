@@ -202,9 +202,8 @@ import _LazyInjectShims
         FastPath.address(of: Value.self), FastPath.address(of: type(of: container))),
       entry.pointee.flags & FastPath.mainActor == 0 || FastPath.onMainActor()
     {
-      let (payload, isObserved) = (
-        entry.pointee.payload, entry.pointee.flags & FastPath.observed != 0
-      )
+      let payload = entry.pointee.payload
+      let isObserved = entry.pointee.flags & FastPath.observed != 0
       if Int(entry.pointee.kind) == LAZYINJECT_FAST_BUILD {
         _lazyinject_fast_take(entry, 0, object, payload)  // The build's, without an atomic.
         slot.word = marker
@@ -306,30 +305,9 @@ import _LazyInjectShims
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     var box = box
     while !claimed {
-      SlotLock.lock(object)
-      let current = slot.word
-      let content = SlotWord.content(
-        of: current, marker: marker, storesObject: isSingleReference(Value.self))
-      if content.isValue {
-        if content != .object && _lazyinject_overrides_used() != 0 {
-          _FirstRead.noteRead(at: current)
-        }
-        let value = _value(at: current, content)
-        SlotLock.unlock(object)
-        return value
-      }
-      if content != .inFlight {  // 0, or an empty box to take over: claimed.
-        slot.word = marker
-        SlotLock.unlock(object)
-        box = current
-        break
-      }
-      SlotLock.unlock(object)
-      _FirstRead.wait(for: Value.self, in: container, slot: slot.address) {
-        SlotLock.lock(object)
-        defer { SlotLock.unlock(object) }
-        return slot.word == marker
-      }
+      if let value = _claim(object, slot: slot, marker: marker, word: &box) { return value }
+      if box != marker { break }  // 0, or an empty box to take over: claimed.
+      _FirstRead.wait(for: Value.self, in: container, slot: slot.address)
     }
     var outcome = InitializerRegistry.Outcome()
     let built = _FirstRead.resolve(
@@ -337,6 +315,26 @@ import _LazyInjectShims
     return _publish(
       built, word: _word(for: built, outcome: outcome), isObserved: outcome.isObserved,
       in: container, slot: slot, marker: marker)
+  }
+
+  /// With the slot lock of `object` held while it runs: the value the slot holds (retained), or
+  /// nil with the slot's word in `word`, after marking the slot in flight (claimed) unless that
+  /// word is `marker` (another resolution is under way).
+  @inlinable
+  internal static func _claim(
+    _ object: UnsafeRawPointer, slot: _LazySlot, marker: UInt, word: inout UInt
+  ) -> Value? {
+    SlotLock.lock(object)
+    defer { SlotLock.unlock(object) }
+    word = slot.word
+    let content = SlotWord.content(
+      of: word, marker: marker, storesObject: isSingleReference(Value.self))
+    if content.isValue {
+      if content != .object, _lazyinject_overrides_used() != 0 { _FirstRead.noteRead(at: word) }
+      return _value(at: word, content)
+    }
+    if content != .inFlight { slot.word = marker }
+    return nil
   }
 
   /// Publishes `built`, whose retained slot word is `new`, for a resolution that claimed the slot

@@ -113,12 +113,19 @@ internal final class _WeakLazyReference {
     UnsafeRawPointer(bitPattern: word).map(Unmanaged.fromOpaque)
   }
 
-  /// The instance the reference at the slot word `word` (not the marker) holds, if any: nil once
-  /// released, or once a reset of its scope emptied its handle.
-  static func object(at word: UInt) -> AnyObject? {
-    unmanaged(word)?._withUnsafeGuaranteedRef { reference in
+  /// The instance the reference at the slot word `word` (not the marker) holds, as `Value` (the
+  /// object itself for a class type, the existential for a protocol), if any: nil once released,
+  /// or once a reset of its scope emptied its handle.
+  static func value<Value>(at word: UInt, as _: Value.Type) -> Value? {
+    let object = unmanaged(word)?._withUnsafeGuaranteedRef { reference in
       guard reference.isShared else { return reference.object }
       return reference.handle.map { $0.word == 0 ? nil : reference.object } ?? nil
+    }
+    // The object itself for a class or an existential of no witness; else the cast cannot fail:
+    // it was stored as a `Value`.
+    return object.map {
+      MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size
+        ? unsafeBitCast($0, to: Value.self) : $0 as! Value
     }
   }
 
@@ -148,14 +155,6 @@ internal final class _WeakLazyReference {
   /// The word a slot keeps for `reference`, retained once: the slot's +1.
   static func retainedWord(of reference: _WeakLazyReference?) -> UInt {
     reference.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
-  }
-
-  /// `object` as `Value`: the object itself for a class type, the existential for a protocol.
-  static func value<Value>(of object: AnyObject, as _: Value.Type) -> Value {
-    // The object itself for a class or an existential of no witness; else the cast cannot fail:
-    // it was stored as a `Value`.
-    MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size
-      ? unsafeBitCast(object, to: Value.self) : object as! Value
   }
 }
 

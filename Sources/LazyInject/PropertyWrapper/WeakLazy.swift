@@ -114,10 +114,10 @@ import _LazyInjectShims
         guard word == marker else {
           // A strong reference, released only after unlocking: if it is the last one, the
           // deinit must not run under the lock.
-          if let current = _WeakLazyReference.object(at: word) {
+          if let value = _WeakLazyReference.value(at: word, as: Value.self) {
             if _lazyinject_overrides_used() != 0 { _WeakLazyReference.noteRead(at: word) }
             SlotLock.unlock(object)
-            return _WeakLazyReference.value(of: current, as: Value.self)
+            return value
           }
           // Unresolved, released, or resolved to nil: this thread resolves, with the layers the
           // reference keeps, if any. It takes over the slot's +1 of the reference.
@@ -126,11 +126,7 @@ import _LazyInjectShims
           return resolve(container, slot: slot, reference: _WeakLazyReference.take(word))
         }
         SlotLock.unlock(object)
-        _FirstRead.wait(for: Value?.self, in: container, slot: slot.address) {
-          SlotLock.lock(object)
-          defer { SlotLock.unlock(object) }
-          return slot.word == marker
-        }
+        _FirstRead.wait(for: Value?.self, in: container, slot: slot.address)
       }
     }
     set {
@@ -175,19 +171,13 @@ import _LazyInjectShims
     // This thread's: either the reference it took out of the slot, or a new one. In no slot yet:
     // nobody else reads it.
     let published = reference ?? _WeakLazyReference(creation: nil)
-    published.object = value.map(Self.object(of:))
+    (published.object, published.uses) = (value.map(Self.object(of:)), outcome.uses)
     (published.handle, published.isShared) = (outcome.handle, outcome.handle != nil)
-    published.uses = outcome.uses
     SlotLock.lock(object)
     let current = slot.word
     let isPublished = current == _LazyMarker.address  // Else assigned meanwhile: that wins.
     if isPublished { slot.word = _WeakLazyReference.retainedWord(of: published) }
-    let result =
-      isPublished
-      ? value
-      : _WeakLazyReference.object(at: current).map {
-        _WeakLazyReference.value(of: $0, as: Value.self)
-      }
+    let result = isPublished ? value : _WeakLazyReference.value(at: current, as: Value.self)
     SlotLock.unlock(object)
     // Released after unlocking: the reference this thread took may be the last one of layers.
     SlotLock.assertNoLockHeld()
@@ -206,15 +196,13 @@ extension Lazy: _LazyStorage {
 
   static func value(in container: AnyObject, at offset: Int) -> Any? {
     let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
-    // The property's storage is its one stored property, the slot.
-    let slot = _LazySlot(
-      (UnsafeMutableRawPointer(mutating: object) + offset).assumingMemoryBound(to: AnyObject?.self))
     SlotLock.lock(object)
     defer { SlotLock.unlock(object) }
+    // The property's storage is its one stored property, the slot.
+    let word = (object + offset).load(as: UInt.self)
     let content = SlotWord.content(
-      of: slot.word, marker: _lazyinject_in_flight_marker(),
-      storesObject: isSingleReference(Value.self))
-    return content.isValue ? _value(at: slot.word, content) : nil
+      of: word, marker: _lazyinject_in_flight_marker(), storesObject: isSingleReference(Value.self))
+    return content.isValue ? _value(at: word, content) : nil
   }
 }
 
