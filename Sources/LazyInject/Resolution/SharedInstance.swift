@@ -21,8 +21,7 @@ extension InitializerRegistry {
       return try Self.build(registration, as: property, for: container)
     }
     return try sharedInstance(
-      of: registration, as: property, for: container, frame: frame, stack: stack,
-      outcome: &outcome)
+      of: registration, as: property, for: container, frame: frame, stack: stack, outcome: &outcome)
   }
 
   /// Builds `registration`'s value for `container` as a `Property` (wrapped, for a rule of `T`
