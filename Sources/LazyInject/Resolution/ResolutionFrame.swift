@@ -70,11 +70,9 @@ import _LazyInjectShims
     }
     let pointer = _lazyinject_frame_arena(UInt(MemoryLayout<ResolutionFrame>.stride * maximumDepth))
       .bindMemory(to: ResolutionFrame.self, capacity: maximumDepth)
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     pointer.initialize(
-      to: ResolutionFrame(
-        property: property,
-        container: UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque()),
-        slot: slot, parent: nil, depth: 0))
+      to: ResolutionFrame(property: property, container: object, slot: slot, parent: nil, depth: 0))
     _lazyinject_set_current_frame(pointer)
     return pointer
   }
