@@ -65,7 +65,13 @@ extension InitializerRegistry {
   public func heldInstances(afterResetOf scope: Scope, searching roots: [AnyObject] = [])
     -> [HeldInstance]
   {
-    let (released, kept) = released(of: scope)
+    var (released, kept): ([(AnyObject, Rule)], [Any]) = ([], [])
+    for target in changeTargets {
+      target.withState { state in
+        released += state.instances.released(of: scope)
+        kept += state.instances.keptInstances
+      }
+    }
     guard !released.isEmpty else { return [] }
     var search = HolderSearch(targets: Set(released.map { ObjectIdentifier($0.0) }))
     for root in roots { search.visit(root, path: LazyInject.typeName(type(of: root)), depth: 0) }

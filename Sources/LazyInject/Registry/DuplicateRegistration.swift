@@ -45,9 +45,6 @@ extension InitializerRegistry {
   public var duplicateRegistrationHandler: @Sendable (DuplicateRegistration) -> Void {
     get { withState { $0.duplicateHandler } }
     // The old handler, and what it captured, is released after unlocking.
-    set {
-      var old = newValue
-      withState { swap(&$0.duplicateHandler, &old) }
-    }
+    set { _ = withState { exchange(&$0.duplicateHandler, with: newValue) } }
   }
 }

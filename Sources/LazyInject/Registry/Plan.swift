@@ -95,11 +95,6 @@ package struct RuleTable {
     firstRules[Pair(property, containerClass)]
   }
 
-  /// The registrations for `property`, property rules included, in no particular order.
-  func registrations(for property: Any.Type) -> [AnyRegistration] {
-    rules[ObjectIdentifier(property)].map { Array($0.values) } ?? []
-  }
-
   /// Every registration, property rules included, in no particular order.
   var allRegistrations: [AnyRegistration] { rules.values.flatMap(\.values) }
 }

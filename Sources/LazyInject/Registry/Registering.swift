@@ -116,7 +116,7 @@ extension InitializerRegistry {
   ///
   /// Unregistering there removes only what the layer holds: to hide a rule of the registry,
   /// register a replacement.
-  internal var changeTargets: [InitializerRegistry] {
+  package var changeTargets: [InitializerRegistry] {
     if let configuring = OverrideScope.configuring, configuring.baseRegistry === self {
       return [configuring]
     }

@@ -44,9 +44,6 @@ extension InitializerRegistry {
     get { withState { $0.tracer } }
     // Fast path reads are not traced: changing the tracer empties the fast path's table. The old
     // tracer, and what it captured, is released after unlocking.
-    set {
-      var old = newValue
-      withStateChange { swap(&$0.tracer, &old) }
-    }
+    set { _ = withStateChange { exchange(&$0.tracer, with: newValue) } }
   }
 }

@@ -70,7 +70,7 @@ internal enum ScopePolicy: Equatable {
 ///
 /// Part of its `State`.
 package struct InstanceStore {
-  typealias Scope = InitializerRegistry.Scope
+  package typealias Scope = InitializerRegistry.Scope
   typealias Waiter = CheckedContinuation<Void, Never>
   /// A build under way: its scope, with that scope's generation when it started; for a
   /// synchronous build, its thread; for an async one (see `asyncInstance`), the tasks that wait
@@ -90,7 +90,7 @@ package struct InstanceStore {
   /// a reset of the scope empties them too.
   private var handedOut: [Scope: [Handle]] = [:]
   /// The class instances resets released, by scope, held weakly: what still holds one after a
-  /// logout is out of LazyInject's reach (see `released(of:)`).
+  /// logout is out of LazyInject's reach (see `heldInstances(afterResetOf:searching:)`).
   private var released: [Scope: [Released]] = [:]
 
   /// An instance a reset released, and its rule.
@@ -208,12 +208,12 @@ package struct InstanceStore {
 
   /// The class instances that resets of `scope` released and that are still alive, with their
   /// rules.
-  func released(of scope: Scope) -> [(AnyObject, RuleSource)] {
-    released[scope, default: []].compactMap { entry in entry.object.map { ($0, entry.rule) } }
+  package func released(of scope: Scope) -> [(AnyObject, InitializerRegistry.Rule)] {
+    released[scope, default: []].compactMap { entry in entry.object.map { ($0, entry.rule.rule) } }
   }
 
   /// Every instance kept, of every scope.
-  var keptInstances: [Any] { kept.values.compactMap { $0.value ?? $0.weakObject } }
+  package var keptInstances: [Any] { kept.values.compactMap { $0.value ?? $0.weakObject } }
 
   /// How many times `scope` was reset.
   func generation(of scope: Scope) -> Int { generations[scope, default: 0] }
@@ -223,14 +223,10 @@ package struct InstanceStore {
     builds[ObjectIdentifier(registration)]?.thread
   }
 
-  /// Notes that `thread` builds `registration`'s instance, or with nil, that the build ended;
-  /// returns whether the build's scope was reset meanwhile (at its end).
-  @discardableResult
-  mutating func setBuilder(_ thread: UnsafeRawPointer?, of registration: AnyRegistration) -> Bool {
-    guard let thread else { return endAsyncBuild(of: registration).wasReset }
+  /// Notes that `thread` builds `registration`'s instance (`endBuild` ends it).
+  mutating func setBuilder(_ thread: UnsafeRawPointer, of registration: AnyRegistration) {
     let scope = registration.scope
     builds[ObjectIdentifier(registration)] = (thread, scope, generation(of: scope), [])
-    return false
   }
 
   /// Notes that the calling task builds `registration`'s instance asynchronously, and returns
@@ -245,7 +241,7 @@ package struct InstanceStore {
 
   /// Ends the build of `registration` (synchronous or async): whether its scope was reset
   /// meanwhile, and the tasks to resume (after unlocking).
-  mutating func endAsyncBuild(of registration: AnyRegistration) -> (wasReset: Bool, [Waiter]) {
+  mutating func endBuild(of registration: AnyRegistration) -> (wasReset: Bool, [Waiter]) {
     let build = builds.removeValue(forKey: ObjectIdentifier(registration))
     return (build?.generation != generation(of: registration.scope), build?.waiters ?? [])
   }

@@ -47,10 +47,8 @@ internal protocol _UsesRecord: AnyObject { var uses: LayersUsed { get } }
   internal let creation: CreationLayers?
 
   /// Publishes the class to the shims before the first box can reach a slot.
-  private static let isPublished: Bool = {
-    _lazyinject_set_object_box_class(unsafeBitCast(_LazyObjectBox.self, to: UInt.self))
-    return true
-  }()
+  private static let publication: Void = _lazyinject_set_object_box_class(
+    unsafeBitCast(_LazyObjectBox.self, to: UInt.self))
 
   /// A box of `object`, or for a value of a non-class `Value`, of a `_LazyBox` holding it.
   internal convenience init<Value>(_ value: Value, origin: ValueOrigin?, uses: LayersUsed) {
@@ -74,7 +72,7 @@ internal protocol _UsesRecord: AnyObject { var uses: LayersUsed { get } }
   private init(
     _ word: UInt, _ origin: ValueOrigin?, _ uses: LayersUsed, _ creation: CreationLayers?
   ) {
-    _ = Self.isPublished
+    _ = Self.publication
     (self.word, self.origin, self.uses, self.creation) = (word, origin, uses, creation)
   }
 

@@ -18,8 +18,7 @@ extension InitializerRegistry {
     _ propertyType: Property.Type, for container: Container
   ) throws -> Property {
     var outcome = Outcome()
-    return try Self.resolve(
-      propertyType, for: container, slot: nil, registry: self, outcome: &outcome)
+    return try Self.resolve(propertyType, for: container, registry: self, outcome: &outcome)
   }
 
   /// The resolution: the decision, the main-actor check, forwards, scopes, the tracer.
@@ -33,7 +32,7 @@ extension InitializerRegistry {
   /// it; `decided` is the decision the caller made already, if it did (`load()`). Tells in
   /// `outcome` what the slot keeps.
   static func resolve<Property>(
-    _ propertyType: Property.Type, for container: AnyObject, slot: UnsafeRawPointer?,
+    _ propertyType: Property.Type, for container: AnyObject, slot: UnsafeRawPointer? = nil,
     registry: InitializerRegistry? = nil, decided: Decision? = nil, outcome: inout Outcome
   ) throws -> Property {
     let frame = try ResolutionFrame.push(property: propertyType, for: container, slot: slot)
@@ -163,7 +162,7 @@ extension InitializerRegistry {
     let hasSlot = ResolutionFrame.current?.pointee.slot != nil
     nested.handles = hasSlot ? Handles(Property.self, rule: registration.source) : nil
     func resolveTarget<Target>(_: Target.Type) throws -> Any {
-      try resolve(Target.self, for: container, slot: nil, registry: registry, outcome: &nested)
+      try resolve(Target.self, for: container, registry: registry, outcome: &nested)
     }
     let value = try _openExistential(target, do: resolveTarget)
     outcome.handle = nested.handle
@@ -184,8 +183,7 @@ extension InitializerRegistry {
   /// Out of line: its temporaries would otherwise take stack in every level of a deep chain.
   @usableFromInline @inline(never)
   static func failure(_ error: any Error, of registration: AnyRegistration) -> any Error {
-    if error is ResolutionError { return error }
-    return ResolutionError.initializerFailed(error, rule: registration.rule)
+    (error as? ResolutionError) ?? .initializerFailed(error, rule: registration.rule)
   }
 
   /// What a resolution learns on the way, besides the value: what the slot keeps of it.

@@ -103,13 +103,12 @@ extension ResolutionError {
     let (name, container) = (typeName(property), typeName(containerClass))
     let propertyPath = frame.slot == nil ? nil : frame.step.container
     let layers = InitializerRegistry.layerCount(of: registries)
-    let registered = registries.flatMap { registry in
-      registry.withState { $0.rules.registrations(for: property) }
-    }.map(\.rule).sorted {  // Innermost layer first, then by name.
-      ($1.overrideDepth, $0.containerTypeName ?? "") < (
-        $0.overrideDepth, $1.containerTypeName ?? ""
-      )
-    }
+    let registered = registries.flatMap(\.registrations).filter { $0.propertyType == property }
+      .map(\.rule).sorted {  // Innermost layer first, then by name.
+        ($1.overrideDepth, $0.containerTypeName ?? "") < (
+          $0.overrideDepth, $1.containerTypeName ?? ""
+        )
+      }
     let nearMisses = InitializerRegistry.nearMisses(for: property, in: registries)
     let inLayers =
       layers == 0

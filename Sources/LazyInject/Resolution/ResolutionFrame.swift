@@ -70,11 +70,9 @@ import _LazyInjectShims
     }
     let pointer = _lazyinject_frame_arena(UInt(MemoryLayout<ResolutionFrame>.stride * maximumDepth))
       .bindMemory(to: ResolutionFrame.self, capacity: maximumDepth)
+    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
     pointer.initialize(
-      to: ResolutionFrame(
-        property: property,
-        container: UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque()),
-        slot: slot, parent: nil, depth: 0))
+      to: ResolutionFrame(property: property, container: object, slot: slot, parent: nil, depth: 0))
     _lazyinject_set_current_frame(pointer)
     return pointer
   }
@@ -122,11 +120,7 @@ import _LazyInjectShims
     var uses = frame.pointee.uses
     guard !uses.isEmpty else { return }
     uses.isMixed = uses.isMixed || OverrideScope.current?.isMerged == true
-    if let parent = frame.pointee.parent {
-      parent.pointee.uses.add(uses)
-    } else if let build = OverrideScope.sharedBuild {
-      build.uses.withLock { $0.add(uses) }
-    }
+    add(uses, to: frame.pointee.parent)
   }
 
   /// Notes that the resolution under way (or the task's shared build) read a value built with
@@ -140,11 +134,13 @@ import _LazyInjectShims
     if let layer = uses.layer, OverrideScope.current?.chain(through: layer.identifier) == nil {
       uses.isMixed = true
     }
-    if let frame = current {
-      frame.pointee.uses.add(uses)
-    } else if let build = OverrideScope.sharedBuild {
-      build.uses.withLock { $0.add(uses) }
-    }
+    add(uses, to: current)
+  }
+
+  /// Adds `uses` to the layers `frame` used, or with no frame, to the task's shared build's.
+  private static func add(_ uses: LayersUsed, to frame: UnsafeMutablePointer<ResolutionFrame>?) {
+    if let frame { return frame.pointee.uses.add(uses) }
+    OverrideScope.sharedBuild?.uses.withLock { $0.add(uses) }
   }
 
   /// The resolutions under way on this thread, outermost first.

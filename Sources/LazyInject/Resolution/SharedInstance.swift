@@ -21,8 +21,7 @@ extension InitializerRegistry {
       return try Self.build(registration, as: property, for: container)
     }
     return try sharedInstance(
-      of: registration, as: property, for: container, frame: frame, stack: stack,
-      outcome: &outcome)
+      of: registration, as: property, for: container, frame: frame, stack: stack, outcome: &outcome)
   }
 
   /// Builds `registration`'s value for `container` as a `Property` (wrapped, for a rule of `T`
@@ -179,7 +178,7 @@ extension InitializerRegistry {
     var (wasReset, waiters) = (false, [InstanceStore.Waiter]())
     defer { for waiter in waiters { waiter.resume() } }  // After unlocking.
     return try state.lock.withLock {
-      (wasReset, waiters) = state.value.instances.endAsyncBuild(of: registration)
+      (wasReset, waiters) = state.value.instances.endBuild(of: registration)
       state.lock.broadcast()
       let value = try built.get()
       var keeper: InitializerRegistry? = wasReset ? nil : self
@@ -323,17 +322,6 @@ extension InitializerRegistry {
   /// and custom scopes are reset too.
   @available(*, deprecated, renamed: "resetAllScopes()")
   public func resetSingletons() { resetAllScopes() }
-
-  /// The class instances that resets of `scope` released and that are still alive, with their
-  /// rules, and the instances kept of every scope: for `heldInstances(afterResetOf:)`.
-  package func released(of scope: Scope) -> (released: [(AnyObject, Rule)], kept: [Any]) {
-    changeTargets.reduce(into: ([], [])) { found, target in
-      target.withState { state in
-        found.released += state.instances.released(of: scope).map { ($0, $1.rule) }
-        found.kept += state.instances.keptInstances
-      }
-    }
-  }
 
   /// Resets `scope` (every scope if nil) in every registry of `changeTargets`.
   private func resetInstances(of scope: Scope?) {

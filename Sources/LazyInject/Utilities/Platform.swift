@@ -225,3 +225,9 @@ internal func writeToStandardError(_ text: String) {
 internal func environmentValue(_ name: String) -> String? {
   getenv(name).map { String(cString: $0) }
 }
+
+/// Stores `value` in `place` and returns what `place` held, for release after unlocking.
+internal func exchange<Value>(_ place: inout Value, with value: Value) -> Value {
+  defer { place = value }
+  return place
+}
