@@ -52,7 +52,7 @@ extension InitializerRegistry {
         | (rule.source.isMainActor ? FastPath.mainActor : 0)
       var (payload, kind) = (Unmanaged.passUnretained(rule).toOpaque(), LAZYINJECT_FAST_BUILD)
       var kept: UnsafeMutableRawPointer?
-      if rule.policy != .none {
+      if rule.isShared {
         // Other kept instances (values, weak ones) take the general path, which casts them.
         guard storesObject, let object = state.instances.object(of: rule) else { return }
         let key = InstanceStore.HandleKey(

@@ -99,23 +99,17 @@ extension InitializerRegistry {
     }
   }
 
-  /// Where registering on this registry adds, the last of `changeTargets`: inside an override
-  /// layer's `configure`, that layer's own rules; while override layers over it are in force,
-  /// the innermost one's in-force rules (below every layer's own); else the registry itself.
-  ///
-  /// So a test that registers on ``shared`` changes only its own layer, which dies with it,
-  /// never the registry that parallel tests share; and a mock is never replaced by production
-  /// set-up that the test calls. The tracer and the duplicate handler are the registry's own.
-  internal var registrationTarget: InitializerRegistry {
-    _lazyinject_overrides_used() == 0 ? self : changeTargets.last!  // No array: the common case.
-  }
-
   /// Where unregistering and resetting on this registry apply: inside `configure`, the layer
   /// being configured; while override layers over it are in force, the innermost one (its own
   /// rules and its in-force ones); else the registry itself.
   ///
   /// Unregistering there removes only what the layer holds: to hide a rule of the registry,
-  /// register a replacement.
+  /// register a replacement. Registering adds to the last of them: inside `configure`, the
+  /// layer's own rules; while layers are in force, the innermost one's in-force rules (below
+  /// every layer's own). So a test that registers on ``shared`` changes only its own layer,
+  /// which dies with it, never the registry that parallel tests share; and a mock is never
+  /// replaced by production set-up that the test calls. The tracer and the duplicate handler
+  /// are the registry's own.
   package var changeTargets: [InitializerRegistry] {
     if let configuring = OverrideScope.configuring, configuring.baseRegistry === self {
       return [configuring]
@@ -124,9 +118,9 @@ extension InitializerRegistry {
     return layer.map { [$0.registry, $0.inForce] } ?? [self]
   }
 
-  /// Adds a synchronous registration to `registrationTarget`: of `propertyType` for `container`
-  /// (nil: the root default), or for one property (`property`, whose root class is the
-  /// container).
+  /// Adds a synchronous registration to the last of `changeTargets`: of `propertyType` for
+  /// `container` (nil: the root default), or for one property (`property`, whose root class is
+  /// the container).
   internal func add<Property>(
     _ propertyType: Property.Type, container: AnyClass? = nil, property: PropertyTarget? = nil,
     scope: Scope, fileID: StaticString, line: UInt, isMainActor: Bool = false,
@@ -147,7 +141,7 @@ extension InitializerRegistry {
     isMainActor: Bool = false, isAsync: Bool = false,
     make: (RuleSource) -> AnyRegistration = { AnyRegistration(source: $0) }
   ) {
-    let (target, module) = (registrationTarget, Self.installing)
+    let (target, module) = (changeTargets.last!, Self.installing)
     let registration = make(
       RuleSource(
         propertyType: propertyType, containerType: property?.rootClass ?? container, scope: scope,

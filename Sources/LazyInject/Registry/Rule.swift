@@ -168,8 +168,11 @@ extension InitializerRegistry {
   /// values' boxes, which outlive the registration without keeping its initializer or instance.
   package let source: RuleSource
 
-  /// What the scope keeps, read without copying the scope (a custom scope's name).
-  let policy: ScopePolicy
+  /// Whether the scope keeps an instance (every scope but `.unique`), read without copying the
+  /// scope (a custom scope's name).
+  let isShared: Bool
+  /// Whether the scope keeps it weakly (`.weak`).
+  let isWeak: Bool
 
   /// For an async rule, its initializer: it awaits the value for a sender (nil for one that takes
   /// none), called with no lock of LazyInject held.
@@ -185,8 +188,7 @@ extension InitializerRegistry {
     source: RuleSource, takesSender: Bool = true,
     asyncInitializer: (@Sendable (AnyObject?) async throws -> Any)? = nil
   ) {
-    let scope = source.scope
-    (self.source, policy) = (source, scope == .unique ? .none : scope == .weak ? .weak : .strong)
+    (self.source, isShared, isWeak) = (source, source.scope != .unique, source.scope == .weak)
     (self.asyncInitializer, self.takesSender) = (asyncInitializer, takesSender)
   }
 
@@ -207,7 +209,7 @@ extension InitializerRegistry {
   func makeAsync(_ sender: AnyObject?) async throws -> Any { try await asyncInitializer!(sender) }
 
   /// Whether `prepare()` builds it: an async rule with no sender, whose scope keeps its instance.
-  var isPreparable: Bool { asyncInitializer != nil && !takesSender && policy != .none }
+  var isPreparable: Bool { asyncInitializer != nil && !takesSender && isShared }
 }
 
 /// A registration for properties of type `Property`.

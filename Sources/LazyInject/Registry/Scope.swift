@@ -52,16 +52,6 @@ extension InitializerRegistry {
   }
 }
 
-/// What a scope keeps of the instances its registrations build.
-internal enum ScopePolicy: Equatable {
-  /// `.unique`: nothing is kept; every resolution builds.
-  case none
-  /// `.singleton` and custom scopes: the instance, until a reset or until the registration goes.
-  case strong
-  /// `.weak`: a weak reference, while something else holds the instance.
-  case weak
-}
-
 /// The instances one registry keeps, with the handles that slots holding them share.
 ///
 /// Those of its registrations, and for an override layer, those of registrations of registries
@@ -139,15 +129,14 @@ package struct InstanceStore {
   /// is no object (nil is kept as nothing).
   mutating func keep(_ value: Any, of registration: AnyRegistration) -> Bool {
     var entry = Kept(registration: registration)
-    switch registration.policy {
-    case .none: return true
-    case .strong:
-      entry.value = value
-      entry.object = type(of: value) is AnyObject.Type ? value as AnyObject : nil
-    case .weak:
+    guard registration.isShared else { return true }
+    if registration.isWeak {
       guard let unwrapped = unwrappingOptionals(value) else { return true }
       guard type(of: unwrapped) is AnyObject.Type else { return false }
       entry.weakObject = unwrapped as AnyObject
+    } else {
+      entry.value = value
+      entry.object = type(of: value) is AnyObject.Type ? value as AnyObject : nil
     }
     kept[ObjectIdentifier(registration)] = entry
     return true
@@ -168,7 +157,7 @@ package struct InstanceStore {
       handedOut[registration.scope, default: []].removeAll { $0.weak == nil }
       return handedOut[registration.scope, default: []].append(Handle(weak: handle))
     }
-    let held = registration.policy == .weak ? Handle(weak: handle) : Handle(strong: handle)
+    let held = registration.isWeak ? Handle(weak: handle) : Handle(strong: handle)
     kept[ObjectIdentifier(registration)]?.handles[key] = held
   }
 

@@ -17,7 +17,7 @@ extension InitializerRegistry {
     frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?, outcome: inout Outcome
   ) throws -> Property {
     // No other frame on the stack: deep chains of first reads take this way.
-    guard registration.policy != .none || registration.source.isAsync else {
+    guard registration.isShared || registration.source.isAsync else {
       return try Self.build(registration, as: property, for: container)
     }
     return try sharedInstance(
@@ -249,7 +249,7 @@ extension InitializerRegistry {
           })
       } catch { return .failure(Self.failure(error, of: registration)) }
     }
-    guard registration.policy != .none else { return (try await build().get(), nil) }
+    guard registration.isShared else { return (try await build().get(), nil) }
     if let error = AsyncChain.cycle(closedBy: step) { throw error }
     let adopters = adopters(in: stack)
     while true {
