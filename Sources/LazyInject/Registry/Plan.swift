@@ -32,12 +32,9 @@ package struct RuleTable {
 
   /// A (property type, container class) pair.
   struct Pair: Hashable {
-    let property: ObjectIdentifier
+    /// The property type.
+    let type: ObjectIdentifier
     let container: ObjectIdentifier
-
-    init(_ property: Any.Type, _ container: AnyClass) {
-      (self.property, self.container) = (ObjectIdentifier(property), ObjectIdentifier(container))
-    }
   }
 
   /// Adds `registration`; returns the one it replaces (for the same container class or key path).
@@ -63,9 +60,9 @@ package struct RuleTable {
 
   /// The plan of `property` in `containerClass`, cached until the rules change.
   package mutating func plan(for property: Any.Type, in containerClass: AnyClass) -> Plan {
-    let pair = Pair(property, containerClass)
+    let pair = Pair(type: ObjectIdentifier(property), container: ObjectIdentifier(containerClass))
     if let cached = plans[pair] { return cached }
-    let (classes, own) = (ancestry(of: containerClass), rules[pair.property] ?? [:])
+    let (classes, own) = (ancestry(of: containerClass), rules[pair.type] ?? [:])
     let propertyRules = own.values.compactMap { rule in
       rule.source.property.flatMap { target in
         classes.firstIndex { $0 == target.rootClass }.map { (rule, $0) }
@@ -92,7 +89,7 @@ package struct RuleTable {
 
   /// The first rule of `property` in `containerClass`, if one served it (see `firstRules`).
   func firstRule(of property: Any.Type, in containerClass: AnyClass) -> ValueOrigin? {
-    firstRules[Pair(property, containerClass)]
+    firstRules[Pair(type: ObjectIdentifier(property), container: ObjectIdentifier(containerClass))]
   }
 
   /// Every registration, property rules included, in no particular order.

@@ -104,10 +104,8 @@ extension ResolutionError {
     let propertyPath = frame.slot == nil ? nil : frame.step.container
     let layers = InitializerRegistry.layerCount(of: registries)
     let registered = registries.flatMap(\.registrations).filter { $0.propertyType == property }
-      .map(\.rule).sorted {  // Innermost layer first, then by name.
-        ($1.overrideDepth, $0.containerTypeName ?? "") < (
-          $0.overrideDepth, $1.containerTypeName ?? ""
-        )
+      .map(\.rule).sorted { a, b in  // Innermost layer first, then by name.
+        (b.overrideDepth, a.containerTypeName ?? "") < (a.overrideDepth, b.containerTypeName ?? "")
       }
     let nearMisses = InitializerRegistry.nearMisses(for: property, in: registries)
     let inLayers =
