@@ -175,7 +175,7 @@ extension InitializerRegistry {
     var isFirstRule = false
     /// Whether the container class conforms to `InjectionObserving`.
     var isObserved = false
-    /// The tracer of the registry asked (the last searched).
+    /// The tracer of the registry that served, or of the last searched (the one asked).
     var tracer: (@Sendable (ResolutionEvent) -> Void)?
     /// For a forward followed: what its target decides.
     package var forwarded: Forwarded?

@@ -70,9 +70,10 @@ extension InitializerRegistry {
     outcome.uses = frame.pointee.uses
     // A value its pair's first rule built with no layer is stored unboxed: only the registry's.
     outcome.isFirstRule = outcome.isFirstRule && outcome.uses.isEmpty && outcome.handle == nil
-    guard let tracer = served.tracer, let origin = outcome.origin else { return }
+    guard served.start != 0, let origin = outcome.origin else { return }
     SlotLock.assertNoLockHeld()
-    tracer(
+    // The registry asked reports what a layer served too.
+    served.asked.tracer?(
       ResolutionEvent(
         origin: origin, containerClass: type(of: container), depth: frame.pointee.depth,
         start: served.start))
@@ -91,8 +92,7 @@ extension InitializerRegistry {
     let source: Source
     let asked: InitializerRegistry
     let stack: OverrideStack?
-    let tracer: (@Sendable (ResolutionEvent) -> Void)?
-    /// When the resolution started, for the tracer.
+    /// When the resolution started, if the registry asked has a tracer; else 0.
     let start: UInt64
   }
 
@@ -147,8 +147,9 @@ extension InitializerRegistry {
       throw ResolutionError.invalidPropertyKeyPath(
         rule: rule.rule, containerClass: containerClass, ownerClass: ownerClass)
     }
-    let start = decision.tracer == nil ? 0 : Recorder.now
-    return Served(source: source, asked: asked, stack: stack, tracer: decision.tracer, start: start)
+    // The decision has the tracer of the registry that served.
+    let isTraced = (owner === asked ? decision.tracer : asked.tracer) != nil
+    return Served(source: source, asked: asked, stack: stack, start: isTraced ? Recorder.now : 0)
   }
 
   /// The value of a forward `registration` to `target`: `target` resolved for the same sender

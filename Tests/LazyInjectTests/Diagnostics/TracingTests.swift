@@ -29,6 +29,21 @@ struct TracingTests {
     #expect(recorded.last!.durationNanoseconds >= recorded.first!.durationNanoseconds)
   }
 
+  @Test func resolutionServedByAnOverrideIsReportedByTheRegistryAsked() throws {
+    let registry = InitializerRegistry()
+    registry.register(Leaf.self) { _ in Leaf() }
+    let events = Locked<[InitializerRegistry.ResolutionEvent]>([])
+    registry.tracer = { event in events.withLock { $0.append(event) } }
+    try registry.withOverrides {
+      $0.register(Leaf.self, in: Screen.self) { _ in Leaf() }
+    } operation: {
+      _ = try registry.resolve(Leaf.self, for: Screen())
+    }
+    let recorded = events.withLock { $0 }
+    #expect(recorded.count == 1)
+    #expect(recorded.first?.rule.containerTypeName == "LazyInjectTests.Screen")
+  }
+
   @Test func tracingIsOffByDefaultAndCanBeTurnedOff() throws {
     let registry = InitializerRegistry()
     #expect(registry.tracer == nil)
