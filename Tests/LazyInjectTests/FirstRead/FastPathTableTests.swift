@@ -49,13 +49,20 @@ import Testing
     return dashboard
   }
 
+  /// Starts the watchdog, and registers in the shared registry a singleton clock ("first") and a
+  /// feed ("root"); returns the registry.
+  @discardableResult private func sharedRegistryWithClockAndFeed() -> InitializerRegistry {
+    startWatchdog()
+    let registry = InitializerRegistry.shared
+    registry.register(Clock.self, scope: .singleton) { _ in Clock("first") }
+    registry.register(Feed.self) { _ in Feed("root") }
+    return registry
+  }
+
   struct FastPathTableTests {
     @Test func resetSingletonsIsSeenByTheNextFastPathRead() async {
       await #expect(processExitsWith: .success) {
-        startWatchdog()
-        let registry = InitializerRegistry.shared
-        registry.register(Clock.self, scope: .singleton) { _ in Clock("first") }
-        registry.register(Feed.self) { _ in Feed("root") }
+        let registry = sharedRegistryWithClockAndFeed()
         let kept = warmUp().clock
         guard Dashboard().clock === kept else { failExitTest("the singleton was built twice") }
         weak let released = kept
@@ -69,10 +76,7 @@ import Testing
 
     @Test func registrationChangesAreSeenByTheNextFastPathRead() async {
       await #expect(processExitsWith: .success) {
-        startWatchdog()
-        let registry = InitializerRegistry.shared
-        registry.register(Clock.self, scope: .singleton) { _ in Clock("first") }
-        registry.register(Feed.self) { _ in Feed("root") }
+        let registry = sharedRegistryWithClockAndFeed()
         _ = warmUp()
         registry.register(Feed.self, in: Dashboard.self) { _ in Feed("dashboard") }
         guard Dashboard().feed.name == "dashboard" else {
@@ -96,10 +100,7 @@ import Testing
 
     @Test func tracerAndOverridesApplyAfterFastPathReads() async {
       await #expect(processExitsWith: .success) {
-        startWatchdog()
-        let registry = InitializerRegistry.shared
-        registry.register(Clock.self, scope: .singleton) { _ in Clock("first") }
-        registry.register(Feed.self) { _ in Feed("root") }
+        let registry = sharedRegistryWithClockAndFeed()
         _ = warmUp()
         let events = Locked<[String]>([])
         registry.tracer = { event in events.mutate { $0.append(event.rule.propertyTypeName) } }
@@ -121,10 +122,7 @@ import Testing
 
     @Test func observerHearsFastPathReads() async {
       await #expect(processExitsWith: .success) {
-        startWatchdog()
-        let registry = InitializerRegistry.shared
-        registry.register(Clock.self, scope: .singleton) { _ in Clock("first") }
-        registry.register(Feed.self) { _ in Feed("root") }
+        sharedRegistryWithClockAndFeed()
         for _ in 0..<3 {
           let dashboard = ObservedDashboard()
           _ = (dashboard.clock, dashboard.feed)
