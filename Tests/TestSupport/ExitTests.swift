@@ -26,3 +26,18 @@ package func require(_ condition: Bool, _ message: @autoclosure () -> String) {
     failExitTest(message())
   }
 }
+
+/// The line an exit test's process writes last when its body ran to its end (see
+/// `endReportingCompletion()`).
+package let exitTestCompletion = "exit test: ran to its end"
+
+/// Ends an exit test's process whose body ran to its end: writes `exitTestCompletion` to standard
+/// error and exits with a failure status.
+///
+/// For a test that must see what the process wrote whether it ran to its end or stopped: Swift
+/// Testing returns the output only for the status it was told to expect. So the test expects
+/// `.failure`, which a stop (a signal) and this exit both give, and tells them apart by this line.
+package func endReportingCompletion() -> Never {
+  FileHandle.standardError.write(Data("\(exitTestCompletion)\n".utf8))
+  exit(EXIT_FAILURE)
+}

@@ -141,15 +141,19 @@ import _LazyInjectShims
       stop(error)
     }
     if let error = WaitGraph.willWait(for: .slot(slot)) { stop(error) }
-    // A slot that `load()` builds with an async initializer: no thread waits for that.
+    // A slot that `load()` builds with an async initializer: no thread waits for that. Why the
+    // wait ended is decided on one look at the slot: once published, the slot may be claimed
+    // again (a reset emptied its handle and another read claimed it), and a second look would
+    // take that read's claim for `load()`'s.
     let start = Recorder.start
     let isAwaited = gate.lock.withLock {
       _ = _lazyinject_waiters_add(1)
       defer { _ = _lazyinject_waiters_add(-1) }
-      while isInFlight(slot, of: address) && !gate.value.awaited.contains(UInt(bitPattern: slot)) {
+      while isInFlight(slot, of: address) {
+        if gate.value.awaited.contains(UInt(bitPattern: slot)) { return true }
         gate.lock.wait()
       }
-      return isInFlight(slot, of: address)
+      return false
     }
     WaitGraph.didWait()
     let what = WaitGraph.Step.property(property, in: type(of: container), offset: slot - address)
