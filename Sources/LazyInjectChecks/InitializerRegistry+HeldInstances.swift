@@ -59,9 +59,11 @@ extension InitializerRegistry {
   /// }
   /// ```
   ///
-  /// Inside ``withOverrides(_:operation:)``, it reports what resets in the innermost layer
-  /// released, as ``reset(_:)`` resets that layer's instances. Instances released while nothing
-  /// recorded them, as values of another type than a class, are not reported.
+  /// An instance is reported whatever the type of the properties that held it: its class, an
+  /// optional (a `UserSession?` rule, whose `nil` is the logged-out state) or a protocol (`any
+  /// Session`), as long as the instance is a class instance; a struct or an enum has no identity
+  /// to follow. Inside ``withOverrides(_:operation:)``, it reports what resets in the innermost
+  /// layer released, as ``reset(_:)`` resets that layer's instances.
   public func heldInstances(afterResetOf scope: Scope, searching roots: [AnyObject] = [])
     -> [HeldInstance]
   {

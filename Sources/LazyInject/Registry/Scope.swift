@@ -184,15 +184,27 @@ package struct InstanceStore {
     let handles =
       dropped.values.flatMap { $0.handles.values.compactMap(\.box) }
       + scopes.flatMap { handedOut.removeValue(forKey: $0)?.compactMap(\.box) ?? [] }
-    let instances =
-      dropped.values.map { ($0.object ?? $0.weakObject, $0.registration.source) }
-      + handles.map { ($0.instance, $0.origin?.source) }
     for scope in scopes { released[scope]?.removeAll { $0.object == nil } }
-    for case (let object?, let rule?) in instances
-    where !(released[rule.scope] ?? []).contains(where: { $0.object === object }) {
-      released[rule.scope, default: []].append(Released(object: object, rule: rule))
+    for entry in dropped.values {
+      noteReleased(entry.value ?? entry.weakObject, of: entry.registration.source)
+    }
+    for handle in handles {
+      noteReleased(handle.value, of: handle.origin?.source)
     }
     return (Array(dropped.values), handles)
+  }
+
+  /// Remembers `value`, which a reset released, if it is a class instance: as it is, or in an
+  /// optional or an existential (a `UserSession?` rule, an `any Session` property).
+  private mutating func noteReleased(_ value: Any?, of rule: RuleSource?) {
+    guard let rule, let value, let unwrapped = unwrappingOptionals(value),
+      type(of: unwrapped) is AnyObject.Type
+    else { return }
+    let object = unwrapped as AnyObject
+    let isNoted = released[rule.scope, default: []].contains { $0.object === object }
+    if !isNoted {
+      released[rule.scope, default: []].append(Released(object: object, rule: rule))
+    }
   }
 
   /// The class instances that resets of `scope` released and that are still alive, with their

@@ -7,9 +7,12 @@ import _LazyInjectShims
 /// A box that records the layers used to build its value: what a read notes (`noteRead`).
 internal protocol _UsesRecord: AnyObject { var uses: LayersUsed { get } }
 
+/// A `_LazyBox`, whatever its value's type.
+internal protocol _ValueRecord: AnyObject { var anyValue: Any { get } }
+
 /// A resolved value that is no object, its rule (nil when it was assigned), and the layers used
 /// to build it.
-@usableFromInline internal final class _LazyBox<Value>: _UsesRecord {
+@usableFromInline internal final class _LazyBox<Value>: _UsesRecord, _ValueRecord {
   @usableFromInline internal let value: Value
   internal let origin: ValueOrigin?
   internal let uses: LayersUsed
@@ -17,6 +20,8 @@ internal protocol _UsesRecord: AnyObject { var uses: LayersUsed { get } }
   internal init(_ value: Value, origin: ValueOrigin?, uses: LayersUsed) {
     (self.value, self.origin, self.uses) = (value, origin, uses)
   }
+
+  internal var anyValue: Any { value }
 
   /// The value of the box whose address is `word`, read without retaining the box, which the slot
   /// keeps alive.
@@ -80,12 +85,13 @@ internal protocol _UsesRecord: AnyObject { var uses: LayersUsed { get } }
     UnsafeRawPointer(bitPattern: word).map { Unmanaged<AnyObject>.fromOpaque($0).release() }
   }
 
-  /// The class instance the handle holds, if its value is one: under the state lock of the
-  /// registry that keeps the handle, which alone empties it.
-  internal var instance: AnyObject? {
-    UnsafeRawPointer(bitPattern: word).map {
-      Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue()
-    }.flatMap { $0 is any _UsesRecord ? nil : $0 }
+  /// The value the handle holds, if any: its object, or the value of the `_LazyBox` it holds.
+  /// Read under the state lock of the registry that keeps the handle, which alone empties it.
+  internal var value: Any? {
+    guard let object = UnsafeRawPointer(bitPattern: word) else { return nil }
+    let held = Unmanaged<AnyObject>.fromOpaque(object).takeUnretainedValue()
+    guard let box = held as? any _ValueRecord else { return held }
+    return box.anyValue
   }
 
   /// The class of the object at `word`, as a word (`type(of:)`: the compiler's own load of the
