@@ -33,6 +33,9 @@ package struct PropertyCheck {
     /// The rule found is a forward whose target's values can never be of the property's type,
     /// as the types alone show: a read stops the program.
     case neverForwardable(AnyRegistration)
+    /// For an object: the rule found (or a forward's target) is async, and its scope keeps no
+    /// instance yet, so a synchronous read stops the program until `prepare()` or `load()`.
+    case requiresLoad(AnyRegistration)
     /// The rule found is a forward whose target does not resolve for the same object: a read
     /// stops the program. `forwards`: the forwards followed, the property's first; the last one's
     /// target has no rule (`nearMisses`: registrations of types related to it), or if `isCycle`,
@@ -45,7 +48,8 @@ package struct PropertyCheck {
     package var isProblem: Bool {
       switch self {
       case .rule, .defaultInitializer, .none: false
-      case .nearMiss, .missing, .undecided, .invalidKeyPath, .brokenForward, .neverForwardable:
+      case .nearMiss, .missing, .undecided, .invalidKeyPath, .brokenForward, .neverForwardable,
+        .requiresLoad:
         true
       }
     }
@@ -91,6 +95,11 @@ package struct PropertyCheck {
         + Self.brokenForward(forwards, nearMisses: nearMisses, isCycle: isCycle, in: containerClass)
     case .neverForwardable(let forward):
       return "\(path)\(declared); \(Self.neverForwardable(forward))"
+    case .requiresLoad(let rule):
+      return "\(path)\(declared); its rule is async (\(rule.rule)) and its scope keeps no"
+        + " instance yet, so a synchronous read stops. Fix: prepare it (`try await"
+        + " InitializerRegistry.shared.prepare()`, for a rule with no sender whose scope keeps its"
+        + " instance), or load the property (`try await object.$property.load()`) before reading it"
     }
   }
 
@@ -235,8 +244,16 @@ extension InitializerRegistry {
     let decision = decide(
       field.valueType, in: containerClass, for: identity, searching: registries,
       followingForwards: true)
-    let outcome = PropertyCheck.Outcome.classify(
+    var outcome = PropertyCheck.Outcome.classify(
       decision, in: containerClass, registries: registries)
+    // An object's property is checked as a read of it now: an async rule serves it only once its
+    // scope keeps an instance.
+    if container != nil, case .rule = outcome, let target = decision.target.registration,
+      target.source.isAsync, let owner = decision.target.owner,
+      owner.withState({ $0.instances.instance(of: target) == nil })
+    {
+      outcome = .requiresLoad(target)
+    }
     return PropertyCheck(containerClass: containerClass, field: field, outcome: outcome)
   }
 }

@@ -154,21 +154,36 @@ package struct InstanceStore {
     _ handle: _LazyObjectBox, of registration: AnyRegistration, as key: HandleKey, isKept: Bool
   ) {
     guard isKept, kept[ObjectIdentifier(registration)] != nil else {
-      handedOut[registration.scope, default: []].removeAll { $0.weak == nil }
-      return handedOut[registration.scope, default: []].append(Handle(weak: handle))
+      return handOut(handle, of: registration.scope)
     }
     let held = registration.isWeak ? Handle(weak: handle) : Handle(strong: handle)
     kept[ObjectIdentifier(registration)]?.handles[key] = held
   }
 
-  /// Forgets what is kept for `registration`; returns it, for release after unlocking.
+  /// Records `handle`, of a value of `scope` that this registry does not keep, weakly: a reset
+  /// of the scope empties it.
+  private mutating func handOut(_ handle: _LazyObjectBox, of scope: Scope) {
+    handedOut[scope, default: []].removeAll { $0.weak == nil }
+    handedOut[scope, default: []].append(Handle(weak: handle))
+  }
+
+  /// Forgets what is kept for `registration`, a rule replaced or removed; returns it, for release
+  /// after unlocking.
   ///
-  /// Its deinit may resolve. Its handles stay as they are: slots keep their values.
+  /// Its deinit may resolve. Its handles stay as they are: slots keep their values, until a reset
+  /// of its scope, which reaches them as handles handed out.
   ///
   /// The fast path may name the object: the caller empties its table before unlocking (see
   /// `withStateChange`).
   mutating func drop(_ registration: AnyRegistration) -> Any? {
-    kept.removeValue(forKey: ObjectIdentifier(registration)).map { $0 as Any }
+    guard let dropped = kept.removeValue(forKey: ObjectIdentifier(registration)) else {
+      return nil
+    }
+    for handle in dropped.handles.values {
+      guard let box = handle.box else { continue }
+      handOut(box, of: registration.scope)
+    }
+    return dropped
   }
 
   /// Forgets every instance kept of `scope` (of every scope if nil), and counts a reset of it, so

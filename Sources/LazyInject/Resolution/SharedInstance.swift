@@ -291,17 +291,20 @@ extension InitializerRegistry {
   /// }
   /// ```
   ///
-  /// Once it returns, no property holds a value that a rule of `scope` built before the reset,
-  /// whether the scope kept it or handed it to one read: the old instance's `deinit` runs as soon
-  /// as nothing else holds it, and each property resolves again at its next read, as after
+  /// Once it returns, no property holds a value that a rule of `scope` in this registry built
+  /// before the reset, whether the scope kept it or handed it to one read, and whether the rule
+  /// is still registered or was replaced or removed since: the old instance's `deinit` runs as
+  /// soon as nothing else holds it, and each property resolves again at its next read, as after
   /// `$property.reset()`. What LazyInject did not put there stays: the app's own references,
   /// values an initializer captured, results of ``resolve(_:for:)``, values assigned by hand.
   /// Unlike `$property.reset()`, it may race with reads: a read racing it returns the old
   /// instance or a new one; a read after it returns never returns one built before it.
   ///
   /// Inside ``withOverrides(_:operation:)`` (or a test under the trait or `OverridingTestCase`),
-  /// it resets what the innermost layer's rules built instead, so that a test never resets the
-  /// instances parallel tests share.
+  /// it resets the instances the innermost layer keeps instead (those its rules built, and
+  /// registry instances whose build used them), so that a test never resets the instances
+  /// parallel tests share. A layer's instances are its own: a reset outside it never reaches
+  /// them, even once it has ended and objects made in it live on.
   public func reset(_ scope: Scope) { resetInstances(of: scope) }
 
   /// Drops the instances that every scope keeps (`.singleton`, `.weak` and custom scopes), and

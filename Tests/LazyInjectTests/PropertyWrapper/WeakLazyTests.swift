@@ -30,6 +30,7 @@ private struct WeakSlot {
   weak var object: FlowCoordinator?
 }
 
+@Suite(.serialized)  // Several tests set the current flow.
 struct WeakLazyTests {
   private static let registrations: Void = {
     InitializerRegistry.shared.register(FlowCoordinator?.self, in: ChildScreen.self) { _ in

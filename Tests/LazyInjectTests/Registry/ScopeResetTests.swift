@@ -86,6 +86,17 @@ private final class RemoteScreen {
   @Lazy var session: RemoteSession
 }
 
+/// Built from an account by a registry rule of the scope `.account`.
+private final class Ledger: Sendable {
+  let account: Account
+  init(account: Account) { self.account = account }
+}
+
+private final class Bank {
+  @Lazy var account: Account
+  @Lazy var ledger: Ledger
+}
+
 /// A long-lived object that holds a session through a property LazyInject does not fill.
 private final class Coordinator {
   var account: Account?
@@ -105,6 +116,9 @@ struct ScopeResetTests {
     registry.register(Preferences.self, scope: .session) { _ in Preferences() }
     registry.register(Formatter.self) { _ in Formatter() }
     registry.register(SlowAccount.self, scope: .account) { _ in SlowAccount() }
+    registry.register(Ledger.self, in: Bank.self, scope: .account) { bank in
+      Ledger(account: bank.account)
+    }
     registry.register(UserSession?.self, scope: .account) { _ in
       signedInUser.value.map(UserSession.init(user:))
     }
@@ -153,6 +167,27 @@ struct ScopeResetTests {
     }
   }
 
+  @Test(arguments: [false, true])
+  func aResetReachesTheInstancesOfARuleReplacedOrRemovedSince(isRemoved: Bool) {
+    final class Token: Sendable {}
+    final class TokenScreen { @Lazy var token: Token }
+    registry.withOverrides { _ in } operation: {
+      // Registered in the test's layer, as production set-up that a test calls registers.
+      registry.register(Token.self, scope: .account) { _ in Token() }
+      let screen = TokenScreen()
+      weak let old = screen.token
+      if isRemoved {
+        registry.unregister(Token.self)
+      } else {
+        registry.register(Token.self, scope: .account) { _ in Token() }  // As at a login.
+      }
+      #expect(screen.token === old)  // Properties keep it until a reset of its scope.
+      registry.reset(.account)
+      #expect(old == nil)
+      #expect(!screen.$token.isResolved)
+    }
+  }
+
   @Test func observersSeeTheBuildAfterAResetAsANewInjection() {
     let screen = Screen()
     _ = screen.account
@@ -179,6 +214,23 @@ struct ScopeResetTests {
     _ = consume productionAccount
     registry.reset(.account)
     #expect(old == nil)
+  }
+
+  @Test func aResetOutsideEveryLayerLeavesWhatALayerBuiltOrKept() {
+    // A bank made in a test's layer, which outlives it: its account is the layer's rule's, and
+    // its ledger, the registry's rule's built with that account, is kept by the layer.
+    let bank = registry.withOverrides {
+      $0.register(Account.self, scope: .account) { _ in Account() }
+    } operation: {
+      let bank = Bank()
+      _ = bank.ledger
+      return bank
+    }
+    let (account, ledger) = (bank.account, bank.ledger)
+    #expect(ledger.account === account)
+    registry.reset(.account)
+    #expect(bank.account === account)
+    #expect(bank.ledger === ledger)
   }
 
   @Test func singletonsAndWeakScopesOfALayerAreReachedAlike() {
