@@ -3,8 +3,37 @@ import LazyInject
 import LazyInjectTestSupport
 import Testing
 
-// Diagnostics that tell the truth: property names, shadowed rules, near misses, and injection
-// notifications that read no other property.
+// Diagnostics that tell the truth: property names, shadowed rules, near misses, injection
+// notifications that read no other property, and the stops of a read.
+//
+// A read that cannot give a value stops the program, and its message is all a user has: it
+// names only a cause that is there. Every way the runtime stops a read, the state that leads to
+// it, and the test that builds that state and checks the message (`ReadStopTests` below, unless
+// another file is named):
+//
+// - missingInitializer: no rule, no `init()`, not optional:
+//   `aReadWithNoRuleStopsNamingThePropertyNotOnlyItsType`; ResolutionErrorTests.
+// - dependencyCycle: an initializer that needs its own value, on one thread (CycleTests,
+//   FastPathTableTests, WeakLazyTests), across threads that wait for each other
+//   (CrossThreadCycleTests), or a chain deeper than the limit or the stack (DeepChainTests).
+// - weakScopeRequiresClass: a `.weak` rule that builds a value that is no object:
+//   `aReadOfAWeakScopeRuleThatBuildsNoObjectStopsSayingSo`.
+// - initializerFailed: the initializer threw: `aReadWhoseInitializerThrowsStopsWithItsError`.
+// - requiresMainActor: a `registerOnMainActor` rule read off the main actor
+//   (MainActorInitializerTests, MainActorOrderTests).
+// - invalidPropertyKeyPath: a property rule whose key path leads into another object
+//   (PropertyRuleTests).
+// - forwardTargetMismatch: a forward whose target's value is not of the forwarded type:
+//   `aReadThroughAForwardToAnotherTypeStopsNamingBoth`.
+// - requiresLoad, two states: an async rule whose scope keeps no instance
+//   (AsyncInitializerTests, ScopeResetTests); and a slot that `load()` claimed and awaits an
+//   async initializer for: `aReadWhileLoadAwaitsTheSlotStopsSayingLoadIsBuildingIt`. Reads
+//   racing resets never stop with the latter (ResetRaceTests).
+// - `@WeakLazy` of a type no weak reference can hold, when the object is made or, for a
+//   protocol with primary associated types, at its first value (ProtocolWeakLazyTests,
+//   PrimaryAssociatedTypeWeakLazyTests).
+// - The bounded wait for the main actor to install the automatic modules
+//   (LazyInjectDemoTests' AutomaticModuleTests: a blocked main thread, a busy main actor).
 
 private final class Logger {}
 private protocol ResourceLoading {}
@@ -23,10 +52,35 @@ final class TwoLoggersScreen {
   @Lazy var debugLogger: Logger
 }
 
-struct DiagnosticsTruthTests {
+/// Settings a `.weak` rule builds by mistake: a struct, which nothing can hold weakly.
+private struct WeakSettings {}
+
+private struct StorageUnavailable: Error, CustomStringConvertible {
+  var description: String { "the disk is full" }
+}
+
+private final class Storage: Sendable {
+  init() throws { throw StorageUnavailable() }
+}
+
+private protocol Analytics: AnyObject {}
+/// Registered as the target of a forward of `any Analytics`, which it does not conform to.
+private final class Metrics: Sendable {}
+
+private final class Avatar: Sendable {}
+
+/// A screen whose every property stops its read, each for its own reason.
+private final class StoppingScreen: @unchecked Sendable {
+  @Lazy var settings: WeakSettings
+  @Lazy var storage: Storage
+  @Lazy var analytics: any Analytics
+  @Lazy var avatar: Avatar
+}
+
+struct ReadStopTests {
   // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
   #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
-    @Test func lazyReadFailureNamesThePropertyNotOnlyItsType() async throws {
+    @Test func aReadWithNoRuleStopsNamingThePropertyNotOnlyItsType() async throws {
       let result = try #require(
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
           startWatchdog()
@@ -38,8 +92,85 @@ struct DiagnosticsTruthTests {
           "could not build LazyInjectTests.TwoLoggersScreen.Logger for"
             + " LazyInjectTests.TwoLoggersScreen.debugLogger."))
     }
-  #endif
 
+    @Test func aReadOfAWeakScopeRuleThatBuildsNoObjectStopsSayingSo() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          InitializerRegistry.shared.register(WeakSettings.self, scope: .weak) { _ in
+            WeakSettings()
+          }
+          _ = StoppingScreen().settings
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(output.contains("cannot keep LazyInjectTests.WeakSettings weakly"), "\(output)")
+      #expect(output.contains("it is not a class instance"))
+      #expect(output.contains("weak scope"))
+    }
+
+    @Test func aReadWhoseInitializerThrowsStopsWithItsError() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          InitializerRegistry.shared.register(Storage.self) { _ in try Storage() }
+          _ = StoppingScreen().storage
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(output.contains("LazyInject's initializer LazyInjectTests.Storage"), "\(output)")
+      #expect(output.contains("threw: the disk is full"))
+      #expect(!output.contains("Needed by"))  // The read needed nothing else.
+    }
+
+    @Test func aReadThroughAForwardToAnotherTypeStopsNamingBoth() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          InitializerRegistry.shared.register(Metrics.self) { _ in Metrics() }
+          InitializerRegistry.shared.forward((any Analytics).self, to: Metrics.self)
+          _ = StoppingScreen().analytics
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(
+        output.contains(
+          "cannot forward LazyInjectTests.Analytics to LazyInjectTests.Metrics for"
+            + " LazyInjectTests.StoppingScreen.analytics"), "\(output)")
+      #expect(output.contains("a LazyInjectTests.Metrics, is not a LazyInjectTests.Analytics"))
+    }
+
+    /// The one state the in-flight message names: a synchronous read of a slot that `load()`
+    /// claimed and awaits an async initializer for.
+    @Test func aReadWhileLoadAwaitsTheSlotStopsSayingLoadIsBuildingIt() async throws {
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          startWatchdog()
+          let (entered, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+          InitializerRegistry.shared.register(Avatar.self) { _ in
+            entered.signal()
+            await withCheckedContinuation { continuation in
+              DispatchQueue.global().async {
+                release.wait()
+                continuation.resume()
+              }
+            }
+            return Avatar()
+          }
+          let screen = StoppingScreen()
+          Task { _ = try await screen.$avatar.load() }
+          entered.wait()
+          _ = screen.avatar  // Stops: the initializer awaits, and a read never waits for that.
+          release.signal()
+        })
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(
+        output.contains(
+          "cannot build LazyInjectTests.Avatar in LazyInjectTests.StoppingScreen.avatar"
+            + " synchronously: load() is building it with an async initializer"), "\(output)")
+      #expect(!output.contains("watchdog"))
+    }
+  #endif
+}
+
+struct DiagnosticsTruthTests {
   @Test func validateNamesEachPropertyOfTheSameType() throws {
     let error = try #require(throws: ResolutionError.self) {
       try InitializerRegistry().validate(UsersViewController())

@@ -251,31 +251,6 @@ struct AsyncInitializerTests {
       #expect(output.contains("prepare()"))
     }
 
-    @Test func synchronousReadWhileLoadAwaitsStopsInsteadOfBlocking() async throws {
-      let result = try #require(
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-          startWatchdog()
-          let (entered, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-          InitializerRegistry.shared.register(Avatar.self, in: ProfileScreen.self) { _ in
-            entered.signal()
-            await withCheckedContinuation { continuation in
-              DispatchQueue.global().async {
-                release.wait()
-                continuation.resume()
-              }
-            }
-            return Avatar(owner: 0)
-          }
-          let screen = ProfileScreen()
-          Task { _ = try await screen.$avatar.load() }
-          entered.wait()
-          _ = screen.avatar  // Stops: the initializer awaits, and a read never waits for that.
-          release.signal()
-        })
-      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-      #expect(output.contains("load() is building it with an async initializer"))
-    }
-
     @Test func prepareRunsTheInitializersConcurrently() async throws {
       await #expect(processExitsWith: .success) {
         startWatchdog()
