@@ -86,6 +86,7 @@ internal protocol _ValueRecord: AnyObject { var anyValue: Any { get } }
   }
 
   /// The value the handle holds, if any: its object, or the value of the `_LazyBox` it holds.
+  ///
   /// Read under the state lock of the registry that keeps the handle, which alone empties it.
   internal var value: Any? {
     guard let object = UnsafeRawPointer(bitPattern: word) else { return nil }

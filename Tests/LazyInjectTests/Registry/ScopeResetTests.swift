@@ -171,7 +171,8 @@ struct ScopeResetTests {
   func aResetReachesTheInstancesOfARuleReplacedOrRemovedSince(isRemoved: Bool) {
     final class Token: Sendable {}
     final class TokenScreen { @Lazy var token: Token }
-    registry.withOverrides { _ in } operation: {
+    registry.withOverrides { _ in
+    } operation: {
       // Registered in the test's layer, as production set-up that a test calls registers.
       registry.register(Token.self, scope: .account) { _ in Token() }
       let screen = TokenScreen()
