@@ -114,19 +114,27 @@ internal protocol _ValueRecord: AnyObject { var anyValue: Any { get } }
       .takeUnretainedValue()
   }
 
-  /// Empties `handles` for a reset of their scope: once it returns, no slot reads their values
-  /// (they read an empty handle as unresolved), and the values are released.
+  /// Empties `handles` for a reset of their scope, and returns the values they held (their +1),
+  /// for the caller to release with `release(_:)` once it holds no lock.
   ///
-  /// Every slot lock is taken at once, so that a read either saw the value and retained it, or
-  /// sees the handle empty.
-  internal static func empty(_ handles: [_LazyObjectBox]) {
-    guard !handles.isEmpty else { return }
+  /// Every slot lock is taken at once, so that a read either saw a value and retained it, or
+  /// sees the handle empty. Called under the lock of the registry that kept the handles, so
+  /// that a reset that begins later finds them empty.
+  internal static func empty(_ handles: [_LazyObjectBox]) -> [UInt] {
+    guard !handles.isEmpty else { return [] }
     var words = [UInt]()
-    words.reserveCapacity(handles.count)
+    words.reserveCapacity(handles.count)  // No allocation under the slot locks.
     _lazyinject_lock_every_stripe()
-    words.append(contentsOf: handles.lazy.map { $0.word })  // No allocation: capacity is reserved.
-    for handle in handles { handle.word = 0 }
+    for handle in handles {
+      words.append(handle.word)
+      handle.word = 0
+    }
     _lazyinject_unlock_every_stripe()
+    return words
+  }
+
+  /// Releases the values `empty(_:)` took out of handles: their deinits run here.
+  internal static func release(_ words: [UInt]) {
     SlotLock.assertNoLockHeld()
     for word in words {
       UnsafeRawPointer(bitPattern: word).map { Unmanaged<AnyObject>.fromOpaque($0).release() }

@@ -327,11 +327,18 @@ extension InitializerRegistry {
   public func resetSingletons() { resetAllScopes() }
 
   /// Resets `scope` (every scope if nil) in every registry of `changeTargets`.
+  ///
+  /// The handles are emptied under the registry's lock: a reset that begins later waits for
+  /// them, so that none returns while a property still reads an instance an earlier one dropped.
+  /// The instances are released after unlocking: their deinits may resolve.
   private func resetInstances(of scope: Scope?) {
     for target in changeTargets {
-      let (dropped, handles) = target.withStateChange { $0.instances.reset(scope) }
-      _LazyObjectBox.empty(handles)
-      withExtendedLifetime(dropped) {}
+      let released = target.withStateChange { state in
+        let reset = state.instances.reset(scope)
+        return (dropped: reset.dropped, values: _LazyObjectBox.empty(reset.handles))
+      }
+      _LazyObjectBox.release(released.values)
+      withExtendedLifetime(released.dropped) {}
     }
   }
 }
