@@ -86,13 +86,6 @@ private func whileReading(
   group.wait()
 }
 
-/// Expects that the exit test's process ran to its end, or shows what it wrote when it stopped.
-private func expectRanToItsEnd(_ result: ExitTest.Result?) {
-  guard let result else { return }
-  let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-  #expect(output.hasSuffix(exitTestCompletion + "\n"), "The program stopped:\n\(output)")
-}
-
 @Suite(.serialized)  // Each program has the two cores to itself: its threads race more.
 struct ResetRaceTests {
   // Exit tests: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
