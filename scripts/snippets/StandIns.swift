@@ -1,8 +1,11 @@
 // Stand-ins for the app types that the documentation's examples use, declared as an app
 // declares them: screens subclass UIKit's (the stand-in module), UI services are `@MainActor`,
-// services meant for background work are `nonisolated`, and the app's other types carry no
-// annotation, so that they are main-actor isolated in an Xcode 26 app target (default main-actor
-// isolation) and nonisolated in a classic one. scripts/check-snippets compiles them into each
+// and the app's other types carry no annotation, so that they are main-actor isolated in an
+// Xcode 26 app target (default main-actor isolation), as a newcomer's own types are, and
+// nonisolated in a classic one. `nonisolated` marks only the services for background work that
+// the guides say are marked so (the request manager, session, loggers, analytics): `Database`,
+// `Avatar` and the app's models are main-actor types. A page that needs another `nonisolated`
+// type declares it in its own block. scripts/check-snippets compiles them into each
 // documentation file's module, less those that a block of that file declares itself.
 
 import LazyInject
@@ -100,18 +103,23 @@ nonisolated final class SharedAnalytics: Tracking, Reporting {
   func weeklyReport() -> String { "" }
 }
 
-nonisolated final class UserProfile: Sendable {
+// The app's models and the services that must await to exist. Each has an initializer of its
+// own, as an app's types do: Swift 6 makes the implicit `init()` of a main-actor class with no
+// stored state nonisolated, which would let `register` build it where an app's cannot.
+
+final class UserProfile: Sendable {
+  init() {}
   static func load() -> UserProfile { UserProfile() }
 }
 
-// Services that must await to exist.
-
-nonisolated final class Database: Sendable {
+final class Database: Sendable {
+  init() {}
   static func open() async throws -> Database { Database() }
   func migrate() async throws {}
 }
 
-nonisolated final class Avatar: Sendable {
+final class Avatar: Sendable {
+  init() {}
   static func load(for userID: Int) async throws -> Avatar { Avatar() }
 }
 

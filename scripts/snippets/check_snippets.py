@@ -406,6 +406,7 @@ def main():
     modules = {}  # module name -> {file name: source}
     checked, skipped, manifests = [], [], []
     names_in = {}  # module name -> the names its blocks declare
+    block_of_file = {}  # "module/LineN.swift" -> the block it holds
     for document, blocks in blocks_by_document:
         base = module_name(document, root)
         for block in blocks:
@@ -424,6 +425,7 @@ def main():
                 module = "%s_%d" % (base, suffix)
             names_in.setdefault(module, set()).update(names)
             modules.setdefault(module, {})["Line%d.swift" % block.line] = source
+            block_of_file[os.path.join(module, "Line%d.swift" % block.line)] = block
     for module, files in modules.items():
         files["AppStandIns.swift"] = prelude_source(prelude, names_in.get(module, set()))
 
@@ -486,6 +488,10 @@ def main():
         if args.verbose:
             print(each_output, flush=True)
         output += re.sub(r"(error: .*)$", r"\1 [%s]" % configuration, each_output, flags=re.M)
+
+    def where(block):
+        return "%s:%d" % (os.path.relpath(block.path, root), block.line - 1)
+
     diagnostics = re.compile(r"^(/[^:\n]+):(\d+):(\d+): error: .*$", re.M)
     errors_by_block = {}
     unmapped = []
@@ -498,13 +504,24 @@ def main():
             unmapped.append(match.group(0))
         else:
             errors_by_block.setdefault(id(owner), (owner, []))[1].append(match.group(0))
+    # An error in a macro's expansion (the traits of `@Suite` or `@Test`) names no source line:
+    # the note after it names the generated file the macro is in, and so the block.
+    in_expansion = re.compile(
+        r"^macro expansion [^\n]*: error: (.*)$(?:\n(?!macro expansion|/).*)*?"
+        r"\n`- [^\n]*/Tests/(\w+/Line\d+\.swift):\d+:\d+: note: expanded code originates here",
+        re.M,
+    )
+    for match in in_expansion.finditer(output):
+        owner = block_of_file.get(match.group(2))
+        if owner is None:
+            unmapped.append(match.group(0))
+        else:
+            message = "%s: error: %s (in a macro's expansion)" % (where(owner), match.group(1))
+            errors_by_block.setdefault(id(owner), (owner, []))[1].append(message)
     for owner, errors in errors_by_block.values():
         failures.append((owner, "\n".join(dict.fromkeys(errors))))
     if failed and not errors_by_block and not unmapped:
         unmapped.append(output.strip())
-
-    def where(block):
-        return "%s:%d" % (os.path.relpath(block.path, root), block.line - 1)
 
     for block, message in failures:
         print("\nFAILED: the block at %s does not compile:" % where(block))

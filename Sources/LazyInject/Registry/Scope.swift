@@ -35,7 +35,7 @@ extension InitializerRegistry {
     ///   static let session = Self.custom("session")
     /// }
     ///
-    /// registry.register(UserProfile.self, scope: .session) { _ in UserProfile.load() }
+    /// registry.registerOnMainActor(UserProfile.self, scope: .session) { _ in UserProfile.load() }
     /// registry.reset(.session)  // at log-out: every property holding the profile lets it go
     /// ```
     case custom(String)
