@@ -176,12 +176,9 @@ package struct InstanceStore {
   /// The fast path may name the object: the caller empties its table before unlocking (see
   /// `withStateChange`).
   mutating func drop(_ registration: AnyRegistration) -> Any? {
-    guard let dropped = kept.removeValue(forKey: ObjectIdentifier(registration)) else {
-      return nil
-    }
-    for handle in dropped.handles.values {
-      guard let box = handle.box else { continue }
-      handOut(box, of: registration.scope)
+    let dropped = kept.removeValue(forKey: ObjectIdentifier(registration))
+    for handle in dropped?.handles.values.compactMap(\.box) ?? [] {
+      handOut(handle, of: registration.scope)
     }
     return dropped
   }
@@ -190,36 +187,53 @@ package struct InstanceStore {
   /// that builds under way keep nothing; returns what it forgot, for release after unlocking,
   /// and the handles of the scope's values (kept or handed out) for the caller to empty.
   mutating func reset(_ scope: Scope?) -> (dropped: [Any], handles: [_LazyObjectBox]) {
-    let dropped = kept.filter { scope == nil || $0.value.registration.scope == scope }
-    let scopes: Set<Scope> =
-      scope.map { [$0] }
-      ?? Set(dropped.values.map(\.registration.scope) + builds.values.map(\.scope) + handedOut.keys)
-    for key in dropped.keys { kept[key] = nil }
-    for scope in scopes { generations[scope, default: 0] += 1 }
-    let handles =
-      dropped.values.flatMap { $0.handles.values.compactMap(\.box) }
-      + scopes.flatMap { handedOut.removeValue(forKey: $0)?.compactMap(\.box) ?? [] }
-    for scope in scopes { released[scope]?.removeAll { $0.object == nil } }
-    for entry in dropped.values {
-      noteReleased(entry.value ?? entry.weakObject, of: entry.registration.source)
+    var dropped: [Kept] = []
+    for (key, entry) in kept where scope == nil || entry.registration.scope == scope {
+      dropped.append(entry)
+      kept[key] = nil
     }
-    for handle in handles {
-      noteReleased(handle.value, of: handle.origin?.source)
+    // The scope asked for; for every scope, each that keeps, builds or handed out something.
+    var scopes = Set(scope.map { [$0] } ?? [])
+    if scope == nil {
+      scopes.formUnion(dropped.map(\.registration.scope))
+      scopes.formUnion(builds.values.map(\.scope))
+      scopes.formUnion(handedOut.keys)
     }
-    return (Array(dropped.values), handles)
+    for scope in scopes {
+      generations[scope, default: 0] += 1
+      released[scope]?.removeAll { $0.object == nil }
+    }
+    var handles: [_LazyObjectBox] = []
+    for entry in dropped {
+      // The instance of every handle the entry has: noted once, by its rule's scope.
+      handles += entry.handles.values.compactMap(\.box)
+      noteReleased(entry.value ?? entry.weakObject, builtBy: entry.registration.source)
+    }
+    for scope in scopes {
+      for handle in handedOut.removeValue(forKey: scope)?.compactMap(\.box) ?? [] {
+        handles.append(handle)
+        noteReleased(handle.value, builtBy: handle.origin?.source, in: scope)
+      }
+    }
+    return (dropped.map { $0 as Any }, handles)
   }
 
-  /// Remembers `value`, which a reset released, if it is a class instance: as it is, or in an
-  /// optional or an existential (a `UserSession?` rule, an `any Session` property).
-  private mutating func noteReleased(_ value: Any?, of rule: RuleSource?) {
+  /// Remembers `value`, which a reset of `scope` (its rule's, unless given) released, if it is a
+  /// class instance: as it is, or in an optional or an existential (a `UserSession?` rule, an
+  /// `any Session` property).
+  ///
+  /// By the scope reset, not by the rule of a handle: a forward's handle has the forward's scope,
+  /// which no reset prunes.
+  private mutating func noteReleased(
+    _ value: Any?, builtBy rule: RuleSource?, in scope: Scope? = nil
+  ) {
     guard let rule, let value, let unwrapped = unwrappingOptionals(value),
       type(of: unwrapped) is AnyObject.Type
     else { return }
+    let scope = scope ?? rule.scope
     let object = unwrapped as AnyObject
-    let isNoted = released[rule.scope, default: []].contains { $0.object === object }
-    if !isNoted {
-      released[rule.scope, default: []].append(Released(object: object, rule: rule))
-    }
+    guard !released[scope, default: []].contains(where: { $0.object === object }) else { return }
+    released[scope, default: []].append(Released(object: object, rule: rule))
   }
 
   /// The class instances that resets of `scope` released and that are still alive, with their

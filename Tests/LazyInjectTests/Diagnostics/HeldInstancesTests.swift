@@ -12,8 +12,10 @@ extension InitializerRegistry.Scope {
 
 private protocol Session: Sendable {}
 private protocol ClassSession: AnyObject, Sendable {}
+/// Served through a forward to `UserSession`.
+private protocol ForwardedSession: AnyObject, Sendable {}
 
-private final class UserSession: Session, ClassSession {
+private final class UserSession: Session, ClassSession, ForwardedSession {
   let user: String
   init(user: String) { self.user = user }
 }
@@ -27,6 +29,7 @@ private final class AppCoordinator {
   @Lazy var anySession: any Session
   @Lazy var classSession: any ClassSession
   @Lazy var optionalSession: (any Session)?
+  @Lazy var forwardedSession: any ForwardedSession
 
   func logIn(as user: String) {
     currentUser.mutate { $0 = user }
@@ -53,6 +56,8 @@ private func withSessionRules(_ body: () -> Void) {
     $0.register((any Session).self, scope: .session) { _ in UserSession(user: "any") }
     $0.register((any ClassSession).self, scope: .session) { _ in UserSession(user: "class") }
     $0.register((any Session)?.self, scope: .session) { _ in UserSession(user: "optional") }
+    $0.register(UserSession.self, scope: .session) { _ in UserSession(user: "forwarded") }
+    $0.forward((any ForwardedSession).self, to: UserSession.self)
   } operation: {
     body()
   }
@@ -60,13 +65,14 @@ private func withSessionRules(_ body: () -> Void) {
 
 /// The coordinator's properties of a protocol type.
 private enum ProtocolProperty: CaseIterable {
-  case anySession, classSession, optionalSession
+  case anySession, classSession, optionalSession, forwardedSession
 
   func read(from app: AppCoordinator) -> Any? {
     switch self {
     case .anySession: app.anySession
     case .classSession: app.classSession
     case .optionalSession: app.optionalSession
+    case .forwardedSession: app.forwardedSession
     }
   }
 }
@@ -102,6 +108,8 @@ struct HeldInstancesTests {
       let held = InitializerRegistry.shared.heldInstances(afterResetOf: .session, searching: [leak])
       #expect(held.count == 1)
       #expect(held.first?.holders.first?.hasSuffix("Leak.session") == true)
+      // Reported by the scope reset, never by a forward's (`.unique`).
+      #expect(InitializerRegistry.shared.heldInstances(afterResetOf: .unique).isEmpty)
       leak.session = nil
       #expect(InitializerRegistry.shared.heldInstances(afterResetOf: .session).isEmpty)
     }
