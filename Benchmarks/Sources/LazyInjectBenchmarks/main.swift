@@ -24,9 +24,10 @@
 // `measure/system<TAB>nanoseconds` lines, for `COMPARE_TABLE=1 Benchmarks/compare`;
 // `--rounds N` sets the rounds of each measure.
 // `--help` lists the options.
-// `--profile cold`, `--profile singleton`, `--profile deep` (a cold read 20 classes deep) or
-// `--profile resolve` (a cold `resolve(_:for:)`) runs
-// one loop of 5,000,000 first reads for `perf record`, prints its checksum and exits.
+// `--profile cold`, `--profile singleton`, `--profile deep` (a cold read 20 classes deep),
+// `--profile hot` (reads of a resolved property) or `--profile resolve` (a cold
+// `resolve(_:for:)`) runs one loop of 5,000,000 reads (or the count after it) for `perf record`
+// and `scripts/callgrind`, prints its checksum and exits.
 import Foundation
 import LazyInject
 
@@ -44,8 +45,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
       --rounds N        rounds of each measure (31; 3 with --quick)
       --registrations N the largest registry size measured (100000; 1000 with --quick)
       --only MEASURE    one measure, printed: targets, costs, registry-lock, speed, validate, table
-      --profile KIND    one loop of 5,000,000 first reads for perf record: cold, singleton, deep,
-                        resolve
+      --profile KIND [N] one loop of N reads (5,000,000) for perf record and scripts/callgrind:
+                        cold, singleton, deep, hot, resolve
       --help, -h        this text
     """)
   exit(0)
@@ -76,16 +77,21 @@ if arguments.first == "--costs-child", arguments.count == 3,
 }
 
 if arguments.first == "--profile" {
-  // For `perf record`: one loop, long enough to sample.
+  // For `perf record`: one loop, long enough to sample; for `scripts/callgrind`, two shorter ones.
   registerLazyInjectFixtures()
-  switch arguments.dropFirst().first {
-  case "singleton": print(singletonLazy(5_000_000))
-  case "deep": print(coldLazy(Level19.init, 5_000_000))
+  let kind = arguments.dropFirst().first
+  let count = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 5_000_000
+  switch kind {
+  case "singleton": print(singletonLazy(count))
+  case "deep": print(coldLazy(Level19.init, count))
+  case "hot":
+    let holder = LazyInjectHolder()
+    print(readLazy(holder, count))
   case "resolve":
     let registry = InitializerRegistry()
     registry.register(Service.self, in: Consumer.self) { _ in Service() }
-    print(coldResolve(registry, 5_000_000))
-  default: print(coldLazy(5_000_000))
+    print(coldResolve(registry, count))
+  default: print(coldLazy(count))
   }
   exit(0)
 }
