@@ -213,7 +213,6 @@ private struct GraphBuilder {
     case .undecided: return "undecided without an object"
     case .invalidKeyPath: return "invalid key path"
     case .neverForwardable: return "forward that never succeeds"
-    case .requiresLoad: return "async, not built yet"
     case .brokenForward(let forwards, _, let isCycle):
       guard !isCycle else { return "missing: a cycle of forwards" }
       let target = forwards.last?.source.forwardTarget.map(name) ?? "?"

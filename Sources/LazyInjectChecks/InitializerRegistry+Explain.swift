@@ -107,8 +107,7 @@ extension InitializerRegistry {
   ) -> String {
     let wrapped = LazyInject.wrappedType(of: property) ?? property
     switch PropertyCheck.Outcome.classify(decision, in: container, registries: registries) {
-    case .rule(let found, _), .requiresLoad(let found):
-      // Whether an async rule's instance is ready is said after the result.
+    case .rule(let found, _):
       return Self.used(found, for: property, in: container)
     case .defaultInitializer:
       // `init()` of the property's type, or for an optional, of the type it wraps.

@@ -46,7 +46,7 @@ extension InitializerRegistry {
       guard !state.isResolved else { continue }
       registries = state.searched
       let check = check(field, in: containerClass, container: container, registries: registries)
-      if check.outcome.isProblem { problems.append(check) }
+      if check.isProblem { problems.append(check) }
     }
     guard !problems.isEmpty else { return }
     let (summary, breakdown) = Self.title(of: problems)

@@ -10,6 +10,14 @@ package struct PropertyCheck {
   package let containerClass: AnyClass
   package let field: LazyField
   package let outcome: Outcome
+  /// For an object: the async rule that serves the property (itself, or as a forward's target)
+  /// while its scope keeps no instance yet, so that a synchronous read stops the program until
+  /// `prepare()` or `load()` builds it; nil otherwise, and without an object.
+  package var pendingAsyncRule: AnyRegistration?
+
+  /// Whether a read of the property would stop the program, or silently get nil where a rule
+  /// was meant, or the check cannot tell.
+  package var isProblem: Bool { outcome.isProblem || pendingAsyncRule != nil }
 
   package enum Outcome {
     /// A registration applies. `undecided`: property rules searched before it that may name the
@@ -33,9 +41,6 @@ package struct PropertyCheck {
     /// The rule found is a forward whose target's values can never be of the property's type,
     /// as the types alone show: a read stops the program.
     case neverForwardable(AnyRegistration)
-    /// For an object: the rule found (or a forward's target) is async, and its scope keeps no
-    /// instance yet, so a synchronous read stops the program until `prepare()` or `load()`.
-    case requiresLoad(AnyRegistration)
     /// The rule found is a forward whose target does not resolve for the same object: a read
     /// stops the program. `forwards`: the forwards followed, the property's first; the last one's
     /// target has no rule (`nearMisses`: registrations of types related to it), or if `isCycle`,
@@ -48,8 +53,7 @@ package struct PropertyCheck {
     package var isProblem: Bool {
       switch self {
       case .rule, .defaultInitializer, .none: false
-      case .nearMiss, .missing, .undecided, .invalidKeyPath, .brokenForward, .neverForwardable,
-        .requiresLoad:
+      case .nearMiss, .missing, .undecided, .invalidKeyPath, .brokenForward, .neverForwardable:
         true
       }
     }
@@ -65,6 +69,12 @@ package struct PropertyCheck {
     let declared =
       field.declaringClass == containerClass
       ? "" : " (declared in \(typeName(field.declaringClass)))"
+    if let rule = pendingAsyncRule {
+      return "\(path)\(declared); its rule is async (\(rule.rule)) and its scope keeps no"
+        + " instance yet, so a synchronous read stops. Fix: prepare it (`try await"
+        + " InitializerRegistry.shared.prepare()`, for a rule with no sender whose scope keeps its"
+        + " instance), or load the property (`try await object.$property.load()`) before reading it"
+    }
     switch outcome {
     case .rule, .defaultInitializer, .none:
       return "\(path)\(declared): resolves"
@@ -95,11 +105,6 @@ package struct PropertyCheck {
         + Self.brokenForward(forwards, nearMisses: nearMisses, isCycle: isCycle, in: containerClass)
     case .neverForwardable(let forward):
       return "\(path)\(declared); \(Self.neverForwardable(forward))"
-    case .requiresLoad(let rule):
-      return "\(path)\(declared); its rule is async (\(rule.rule)) and its scope keeps no"
-        + " instance yet, so a synchronous read stops. Fix: prepare it (`try await"
-        + " InitializerRegistry.shared.prepare()`, for a rule with no sender whose scope keeps its"
-        + " instance), or load the property (`try await object.$property.load()`) before reading it"
     }
   }
 
@@ -244,17 +249,18 @@ extension InitializerRegistry {
     let decision = decide(
       field.valueType, in: containerClass, for: identity, searching: registries,
       followingForwards: true)
-    var outcome = PropertyCheck.Outcome.classify(
+    let outcome = PropertyCheck.Outcome.classify(
       decision, in: containerClass, registries: registries)
+    var check = PropertyCheck(containerClass: containerClass, field: field, outcome: outcome)
     // An object's property is checked as a read of it now: an async rule serves it only once its
     // scope keeps an instance.
     if container != nil, case .rule = outcome, let target = decision.target.registration,
       target.source.isAsync, let owner = decision.target.owner,
       owner.withState({ $0.instances.instance(of: target) == nil })
     {
-      outcome = .requiresLoad(target)
+      check.pendingAsyncRule = target
     }
-    return PropertyCheck(containerClass: containerClass, field: field, outcome: outcome)
+    return check
   }
 }
 
