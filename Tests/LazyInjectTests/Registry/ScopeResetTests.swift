@@ -171,16 +171,20 @@ struct ScopeResetTests {
   func aResetReachesTheInstancesOfARuleReplacedOrRemovedSince(isRemoved: Bool) {
     final class Token: Sendable {}
     final class TokenScreen { @Lazy var token: Token }
-    registry.withOverrides { _ in
+    // The test's layer, whose rules are replaced in it, as production set-up that registers its
+    // session rule again at login does; without the warning of a duplicate, which is the point.
+    var layer: InitializerRegistry?
+    registry.withOverrides { configured in
+      layer = configured
+      configured.duplicateRegistrationHandler = { _ in }
+      configured.register(Token.self, scope: .account) { _ in Token() }
     } operation: {
-      // Registered in the test's layer, as production set-up that a test calls registers.
-      registry.register(Token.self, scope: .account) { _ in Token() }
       let screen = TokenScreen()
       weak let old = screen.token
       if isRemoved {
-        registry.unregister(Token.self)
+        layer?.unregister(Token.self)
       } else {
-        registry.register(Token.self, scope: .account) { _ in Token() }  // As at a login.
+        layer?.register(Token.self, scope: .account) { _ in Token() }
       }
       #expect(screen.token === old)  // Properties keep it until a reset of its scope.
       registry.reset(.account)
