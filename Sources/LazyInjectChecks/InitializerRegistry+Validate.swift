@@ -20,17 +20,17 @@ extension InitializerRegistry {
   /// classes without making an object, use ``validate(classes:)`` or
   /// ``validate(classesIn:excluding:)``.
   ///
-  /// A property that an async rule serves can be resolved now once its scope keeps an instance
-  /// (after ``prepare()``, or a `load()` of a property it serves): until then a synchronous read
-  /// stops, so validating the object fails with the fix. ``validate(classes:)``, which checks
-  /// classes rather than a moment, lets such a property pass and lists it.
+  /// A property that an async rule serves passes, as in ``validate(classes:)``: its rule resolves
+  /// it, through ``prepare()`` or `$property.load()`. A synchronous read of it before either has
+  /// built its instance stops the program with that fix; ``explain(_:in:)`` says whether the
+  /// instance is ready.
   ///
   /// - Throws: One ``ResolutionError`` of kind ``ResolutionError/Kind/unresolvableProperties``
   ///   listing every property that cannot be resolved (no rule, a forward to a type with no
-  ///   rule, a property rule whose key path leads to another object, an async rule whose scope
-  ///   keeps no instance yet), with the search for each, and every optional property that is
-  ///   always nil while a related type is registered; the same kind when the class's stored
-  ///   properties cannot be listed because its reflection metadata was left out.
+  ///   rule, a property rule whose key path leads to another object), with the search for each,
+  ///   and every optional property that is always nil while a related type is registered; the
+  ///   same kind when the class's stored properties cannot be listed because its reflection
+  ///   metadata was left out.
   public func validate(_ container: AnyObject) throws {
     let containerClass: AnyClass = type(of: container)
     let fields: [LazyField]
@@ -46,7 +46,7 @@ extension InitializerRegistry {
       guard !state.isResolved else { continue }
       registries = state.searched
       let check = check(field, in: containerClass, container: container, registries: registries)
-      if check.isProblem { problems.append(check) }
+      if check.outcome.isProblem { problems.append(check) }
     }
     guard !problems.isEmpty else { return }
     let (summary, breakdown) = Self.title(of: problems)

@@ -10,14 +10,6 @@ package struct PropertyCheck {
   package let containerClass: AnyClass
   package let field: LazyField
   package let outcome: Outcome
-  /// For an object: the async rule that serves the property (itself, or as a forward's target)
-  /// while its scope keeps no instance yet, so that a synchronous read stops the program until
-  /// `prepare()` or `load()` builds it; nil otherwise, and without an object.
-  package var pendingAsyncRule: AnyRegistration?
-
-  /// Whether a read of the property would stop the program, or silently get nil where a rule
-  /// was meant, or the check cannot tell.
-  package var isProblem: Bool { outcome.isProblem || pendingAsyncRule != nil }
 
   package enum Outcome {
     /// A registration applies. `undecided`: property rules searched before it that may name the
@@ -69,12 +61,6 @@ package struct PropertyCheck {
     let declared =
       field.declaringClass == containerClass
       ? "" : " (declared in \(typeName(field.declaringClass)))"
-    if let rule = pendingAsyncRule {
-      return "\(path)\(declared); its rule is async (\(rule.rule)) and its scope keeps no"
-        + " instance yet, so a synchronous read stops. Fix: prepare it (`try await"
-        + " InitializerRegistry.shared.prepare()`, for a rule with no sender whose scope keeps its"
-        + " instance), or load the property (`try await object.$property.load()`) before reading it"
-    }
     switch outcome {
     case .rule, .defaultInitializer, .none:
       return "\(path)\(declared): resolves"
@@ -251,16 +237,7 @@ extension InitializerRegistry {
       followingForwards: true)
     let outcome = PropertyCheck.Outcome.classify(
       decision, in: containerClass, registries: registries)
-    var check = PropertyCheck(containerClass: containerClass, field: field, outcome: outcome)
-    // An object's property is checked as a read of it now: an async rule serves it only once its
-    // scope keeps an instance.
-    if container != nil, case .rule = outcome, let target = decision.target.registration,
-      target.source.isAsync, let owner = decision.target.owner,
-      owner.withState({ $0.instances.instance(of: target) == nil })
-    {
-      check.pendingAsyncRule = target
-    }
-    return check
+    return PropertyCheck(containerClass: containerClass, field: field, outcome: outcome)
   }
 }
 
