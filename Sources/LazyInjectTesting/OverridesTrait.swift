@@ -1,4 +1,4 @@
-@_spi(LazyInjectTesting) import LazyInject
+import LazyInject
 import Testing
 
 /// A Swift Testing trait that runs each test with override registrations.

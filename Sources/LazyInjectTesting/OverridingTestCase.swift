@@ -1,4 +1,4 @@
-@_spi(LazyInjectTesting) import LazyInject
+import LazyInject
 import XCTest
 
 /// An XCTest base class whose tests run with the override registrations of ``overrides(_:)``.

@@ -36,6 +36,6 @@ int _lazyinject_checked_holds_mutex(const void *mutex) {
 
 intptr_t _lazyinject_checked_held_mutexes(void) { return held_mutex_count; }
 
-void _lazyinject_probe_record(int path) { last_path = path; }
+void _lazyinject_first_read_path_record(int path) { last_path = path; }
 
-int _lazyinject_probe_last_path(void) { return last_path; }
+int _lazyinject_first_read_last_path(void) { return last_path; }

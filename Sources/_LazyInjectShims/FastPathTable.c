@@ -1,9 +1,11 @@
 #include "LazyInjectShims.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 _lazyinject_fast_table *_lazyinject_fast_storage = 0;
+uint64_t _lazyinject_fast_version_storage = 0;
 
 /// Serializes the writers. Inserts and clears both come under the shared registry's lock today,
 /// which serializes them already; this keeps the table sound on its own, at the cost of an
@@ -20,7 +22,7 @@ void _lazyinject_unlock_every_stripe(void) {
     _lazyinject_stripe_unlock(&_lazyinject_stripes[index]);
 }
 
-/// Returns once every reader that may have seen what was unpublished before the call is done:
+/// Returns once every reader that may have seen what was taken out before the call is done:
 /// readers read the table with a slot lock held, so taking every stripe waits them out.
 static void wait_for_readers(void) {
   _lazyinject_lock_every_stripe();
@@ -33,7 +35,7 @@ static void *allocate(size_t bytes) {
   return memory;
 }
 
-/// Puts `entry` in the first free slot of its probe sequence.
+/// Puts `entry` in the first free place of its linear search.
 static void place(_lazyinject_fast_table *table, _lazyinject_fast_entry *entry) {
   uintptr_t index =
       _lazyinject_hash_words((uintptr_t)entry->property, (uintptr_t)entry->container) & table->mask;
@@ -45,10 +47,12 @@ static void place(_lazyinject_fast_table *table, _lazyinject_fast_entry *entry) 
 extern void swift_release_n(void *object, uint32_t count);
 
 void _lazyinject_fast_insert(const void *property, const void *container, void *payload,
-                             void *object, uint32_t kind, uint32_t flags) {
+                             void *object, uint32_t kind, uint32_t flags, uint64_t version) {
   pthread_mutex_lock(&writer);
   _lazyinject_fast_table *table = _lazyinject_fast_storage;
-  if (_lazyinject_fast_find(property, container) == 0) {
+  // A clear since the decision (the version moved) may have let go of what the entry names.
+  bool isCurrent = version == __atomic_load_n(&_lazyinject_fast_version_storage, __ATOMIC_RELAXED);
+  if (isCurrent && _lazyinject_fast_find(property, container) == 0) {
     _lazyinject_fast_entry *entry = allocate(sizeof(_lazyinject_fast_entry));
     *entry = (_lazyinject_fast_entry){property, container, payload, object, kind, flags, {{0}}};
     if (table != 0 && (table->count + 1) * 2 <= table->mask + 1) {
@@ -70,12 +74,18 @@ void _lazyinject_fast_insert(const void *property, const void *container, void *
 }
 
 void _lazyinject_fast_clear(void) {
-  if (__atomic_load_n(&_lazyinject_fast_storage, __ATOMIC_ACQUIRE) == 0) return;
   pthread_mutex_lock(&writer);
+  // Under `writer`, which an insert holds while it compares: an insert of a decision made before
+  // this clear is either done, and cleared below, or sees the new version and inserts nothing.
+  __atomic_add_fetch(&_lazyinject_fast_version_storage, 1, __ATOMIC_RELAXED);
   _lazyinject_fast_table *table = _lazyinject_fast_storage;
+  if (table == 0) {  // Nothing to wait for: the change of a registry that no read used yet.
+    pthread_mutex_unlock(&writer);
+    return;
+  }
   __atomic_store_n(&_lazyinject_fast_storage, 0, __ATOMIC_RELEASE);
   wait_for_readers();
-  for (uintptr_t index = 0; table != 0 && index <= table->mask; index++) {
+  for (uintptr_t index = 0; index <= table->mask; index++) {
     _lazyinject_fast_entry *entry = table->slots[index];
     if (entry == 0) continue;
     // No reader takes a credit any more: the readers were waited out.

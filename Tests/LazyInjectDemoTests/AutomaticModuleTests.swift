@@ -188,15 +188,15 @@ import Testing
     }
   }
 
-  /// The async entries that can be a process's first use of `InitializerRegistry.shared`.
-  enum AsyncEntry: Sendable {
+  /// The async calls that can be a process's first use of `InitializerRegistry.shared`.
+  enum AsyncCall: Sendable {
     case trait, withOverrides, prepare, load
   }
 
-  /// Holds the main actor busy, enters `entry` off it, and frees the main actor only once the entry
+  /// Holds the main actor busy, makes `call` off it, and frees the main actor only once the call
   /// waits for it to install the automatic modules: longer than the bound, which is 0 (a thread
   /// that waited at all would stop the process at once).
-  @concurrent func enterWhileTheMainActorIsBusy(_ entry: AsyncEntry) async throws {
+  @concurrent func enterWhileTheMainActorIsBusy(_ call: AsyncCall) async throws {
     InitializerRegistry.mainActorWait.withLock { $0 = 0 }
     let (started, isStarted) = AsyncStream.makeStream(of: Void.self)
     let busy = Task { @MainActor in
@@ -205,7 +205,7 @@ import Testing
     }
     for await _ in started { break }
     let registry = InitializerRegistry.shared
-    switch entry {
+    switch call {
     case .trait:
       // The scope of one test case (`Test.current` is nil in an exit test's process).
       let trait = OverridesTrait.overrides {

@@ -1,29 +1,32 @@
 import _LazyInjectShims
 
-/// What the first read of a `@Lazy` or `@WeakLazy` property calls out of line: the resolution
-/// trampoline, waits for a value another thread is building, and the observer's notification.
+/// What the first read of a `@Lazy` or `@WeakLazy` property calls out of line: the way into
+/// resolution, waits for a value another thread is building, and the observer's notification.
 @usableFromInline internal enum _FirstRead {
-  /// Guards waits for a value another thread or task is building: the tasks that wait (resumed
-  /// by `didPublish`), and the slots whose `load()` awaits an async initializer.
-  private static let gate = Protected((tasks: [InstanceStore.Waiter](), awaited: Set<UInt>()))
+  /// What waits for a value another thread or task is building.
+  ///
+  /// The tasks that wait (resumed by `wakeWaiters`), and the slots whose `load()` awaits an async
+  /// initializer. Its lock's condition wakes the threads that wait.
+  private struct SlotWaiters {
+    var tasks: [InstanceStore.Waiter] = []
+    var awaited: Set<UnsafeRawPointer> = []
+  }
+
+  /// The waiters of every slot.
+  private static let slotWaiters = Protected(SlotWaiters())
 
   /// Resolves `Value` for `container` through the property's `slot`, or stops the program.
   ///
-  /// The one trampoline from a first read into resolution, for a first read that the fast path's
+  /// The one way from a first read into resolution, for a first read that the fast path's
   /// table did not serve. Tells in `outcome` what the slot keeps.
   ///
   /// `word` is 0, or the retained object box that was in the slot (this takes over its +1): for
   /// a property made while override layers were in force, or whose shared instance a reset
   /// released, the resolution runs with the layers it keeps, if any (see `CreationLayers`).
-  /// With none, it records the pair's fast path for later reads, if it has one.
   @usableFromInline internal static func resolve<Value>(
     _ type: Value.Type, for container: AnyObject, slot: UnsafeMutableRawPointer, box word: UInt,
     outcome: inout InitializerRegistry.Outcome
   ) -> Value {
-    if word == 0 {
-      InitializerRegistry.shared.recordFastPath(
-        for: Value.self, in: container, storesObject: isSingleReference(Value.self))
-    }
     defer { didReplace(word) }  // Nothing for 0.
     let creation = word == 0 ? nil : _LazyObjectBox.box(at: word).creation
     return resolve(type, for: container, slot: slot, creation: creation, outcome: &outcome)
@@ -71,7 +74,7 @@ import _LazyInjectShims
     for value: Value, builtBy registration: AnyRegistration
   ) -> UInt {
     let box = _LazyBox(value, origin: .registration(registration.source), uses: LayersUsed())
-    return UInt(bitPattern: Unmanaged.passRetained(box).toOpaque())
+    return RawMemory.retainedWord(of: box)
   }
 
   /// Notes that a read returned the value in the object box or `_LazyBox` at `word`: the
@@ -80,9 +83,9 @@ import _LazyInjectShims
   ///
   /// Called with the slot lock held, in a process that made override layers.
   @usableFromInline internal static func noteRead(at word: UInt) {
-    let box = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: word)!)
-      .takeUnretainedValue()
-    if let record = box as? any _UsesRecord { ResolutionFrame.noteRead(record.uses) }
+    if let record = RawMemory.object(atWord: word) as? any _UsesRecord {
+      ResolutionFrame.noteRead(record.uses)
+    }
   }
 
   /// Stops the program with `error`'s message.
@@ -105,7 +108,7 @@ import _LazyInjectShims
     _ container: AnyObject, slot: UnsafeMutableRawPointer, of value: Any
   ) {
     guard let observer = container as? any InjectionObserving else { return }
-    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let object = RawMemory.address(of: container)
     let containerClass: AnyClass = type(of: container)
     let offset = UnsafeRawPointer(slot) - object
     let fields = try? LazyField.fields(of: containerClass)
@@ -136,7 +139,7 @@ import _LazyInjectShims
     for property: Any.Type, in container: AnyObject, slot: UnsafeMutableRawPointer
   ) {
     let slot = UnsafeRawPointer(slot)
-    let address = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let address = RawMemory.address(of: container)
     if let error = ResolutionFrame.cycleError(resolving: property, for: address, slot: slot) {
       stop(error)
     }
@@ -146,19 +149,19 @@ import _LazyInjectShims
     // again (a reset emptied its handle and another read claimed it), and a second look would
     // take that read's claim for `load()`'s.
     let start = Recorder.start
-    let isAwaited = gate.lock.withLock {
+    let isAwaited = slotWaiters.lock.withLock {
       _ = _lazyinject_waiters_add(1)
       defer { _ = _lazyinject_waiters_add(-1) }
       while isInFlight(slot, of: address) {
-        if gate.value.awaited.contains(UInt(bitPattern: slot)) { return true }
-        gate.lock.wait()
+        if slotWaiters.value.awaited.contains(slot) { return true }
+        slotWaiters.lock.wait()
       }
       return false
     }
     WaitGraph.didWait()
     let what = WaitGraph.Step.property(property, in: type(of: container), offset: slot - address)
-    Recorder.note(nil, what, since: start)
-    if isAwaited { stop(ResolutionError.requiresLoad(what.summary, nil)) }
+    Recorder.note(waitFor: what, since: start)
+    if isAwaited { stop(ResolutionError.requiresLoad(for: what.summary, rule: nil)) }
   }
 
   /// Whether the slot at `slot` of the object at `object` holds the in-flight marker, looked at
@@ -171,24 +174,24 @@ import _LazyInjectShims
 
   /// Suspends the calling task until the slot at `slot` of the property of `container` is no
   /// longer in flight, or throws the cycle that waiting would close.
-  nonisolated(nonsending) static func awaitPublication(
+  nonisolated(nonsending) static func awaitSlot(
     for property: Any.Type, in container: AnyObject, slot: UnsafeRawPointer
   ) async throws {
-    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let object = RawMemory.address(of: container)
     let what = WaitGraph.Step.property(property, in: type(of: container), offset: slot - object)
-    let step = WaitGraph.Held(slot: UInt(bitPattern: slot), registration: nil, what: what)
+    let step = WaitGraph.Held(slot: slot, registration: nil, what: what)
     if let error = AsyncChain.cycle(closedBy: step) { throw error }
     let task = AsyncChain.current ?? AsyncChain([])
     if let error = WaitGraph.willWait(for: .slot(slot), as: task) { throw error }
     defer { WaitGraph.didWait(as: task) }
     await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-      let waits = gate.lock.withLock {
+      let waits = slotWaiters.lock.withLock {
         _ = _lazyinject_waiters_add(1)  // Before looking: a publisher that saw none looked after.
         guard isInFlight(slot, of: object) else {
           _ = _lazyinject_waiters_add(-1)
           return false
         }
-        gate.value.tasks.append(waiter)
+        slotWaiters.value.tasks.append(waiter)
         return true
       }
       if !waits { waiter.resume() }
@@ -198,37 +201,37 @@ import _LazyInjectShims
   /// Notes that `load()` awaits an async initializer for `slot`, or, called again, no longer:
   /// the threads waiting for it stop rather than wait. (One `load()` at a time claims a slot.)
   static func toggleAwaited(_ slot: UnsafeRawPointer) {
-    gate.lock.withLock {
-      gate.value.awaited.formSymmetricDifference([UInt(bitPattern: slot)])
-      gate.lock.broadcast()
+    slotWaiters.lock.withLock {
+      slotWaiters.value.awaited.formSymmetricDifference([slot])
+      slotWaiters.lock.broadcast()
     }
   }
 
-  /// The in-flight marker's address (`_LazyMarker`), published to the shims by its first use.
+  /// The in-flight marker's address (`_LazyMarker`), set in the shims by its first use.
   @usableFromInline internal static var marker: UInt { _LazyMarker.address }
 
-  /// Wakes the threads in `wait` and the tasks in `awaitPublication`, if any, after a slot
+  /// Wakes the threads in `wait` and the tasks in `awaitSlot`, if any, after a slot
   /// changed; call with the slot unlocked.
-  @usableFromInline internal static func didPublish() {
+  @usableFromInline internal static func wakeWaiters() {
     guard _lazyinject_waiters() > 0 else { return }
-    let tasks = gate.lock.withLock {
-      gate.lock.broadcast()
-      defer { gate.value.tasks = [] }
-      _ = _lazyinject_waiters_add(-gate.value.tasks.count)
-      return gate.value.tasks
+    let tasks = slotWaiters.lock.withLock {
+      slotWaiters.lock.broadcast()
+      defer { slotWaiters.value.tasks = [] }
+      _ = _lazyinject_waiters_add(-slotWaiters.value.tasks.count)
+      return slotWaiters.value.tasks
     }
     for task in tasks { task.resume() }
   }
 
-  /// Releases what an assignment, a reset or a publication took out of a slot (`word`, a word
+  /// Releases what an assignment, a reset or the store of a resolved value took out of a slot (`word`, a word
   /// the caller owns), now that the slot is unlocked; if it was the in-flight marker, which no
   /// slot retains, the waiting threads must look again.
   @usableFromInline internal static func didReplace(_ word: UInt) {
     if word == _LazyMarker.address {
-      didPublish()
-    } else if let pointer = UnsafeRawPointer(bitPattern: word) {
+      wakeWaiters()
+    } else if word != 0 {
       SlotLock.assertNoLockHeld()
-      Unmanaged<AnyObject>.fromOpaque(pointer).release()
+      RawMemory.release(word)
     }
   }
 }
@@ -241,7 +244,7 @@ internal final class _LazyMarker: Sendable {
 
   /// The marker's address, the word a slot holds while its value is being built.
   internal static let address: UInt = {
-    let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+    let address = RawMemory.word(of: object)
     _lazyinject_set_in_flight_marker(address)
     return address
   }()

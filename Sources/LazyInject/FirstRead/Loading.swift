@@ -1,6 +1,6 @@
 import _LazyInjectShims
 
-// The async entries into resolution: `$property.load()` (through `Lazy._load`) and `prepare()`.
+// The async ways into resolution: `$property.load()` (through `Lazy._load`) and `prepare()`.
 // They follow the same decision as a first read, and await where its rule is async (see
 // Resolution/SharedInstance.swift, `asyncInstance`).
 
@@ -19,8 +19,9 @@ extension _FirstRead {
   ) async throws -> Value {
     let creation = word == 0 ? nil : _LazyObjectBox.box(at: word).creation
     let layers = creation.map { $0.layers(readBy: OverrideScope.current) } ?? OverrideScope.current
-    let (registry, slot) = (InitializerRegistry.shared, UnsafeRawPointer(slot))
-    let offset = slot - UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let registry = InitializerRegistry.shared
+    let slot = UnsafeRawPointer(slot)
+    let offset = slot - RawMemory.address(of: container)
     let decision = OverrideScope.$current.withValue(layers) {
       registry.decide(
         type, in: Swift.type(of: container), for: .object(container, offset: offset),
@@ -38,27 +39,29 @@ extension _FirstRead {
     toggleAwaited(slot)
     defer { toggleAwaited(slot) }
     let step = WaitGraph.Held(
-      slot: UInt(bitPattern: slot), registration: nil,
+      slot: slot, registration: nil,
       what: .property(Value.self, in: Swift.type(of: container), offset: offset))
     var uses = LayersUsed()
     for used in [decision.owner, owner].compactMap({ $0 }) where used !== registry {
       uses.add(LayersUsed(used))
     }
-    let (value, handle) = try await OverrideScope.$current.withValue(layers) {
+    let shared = try await OverrideScope.$current.withValue(layers) {
       try await AsyncChain.with(step) {
         try await owner.asyncInstance(
           of: async, for: container, stack: layers,
-          handle: InitializerRegistry.Handles(Value.self, rule: rule.source), uses: &uses)
+          handles: InitializerRegistry.Handles(Value.self, rule: rule.source), uses: &uses)
       }
     }
     // The rule of `Value`, of `T` for a `T?`, or a forward's target, which a read casts too.
-    guard let typed = value as? Value else {
+    guard let typed = shared.value as? Value else {
       throw ResolutionError.forwardTargetMismatch(
-        forwarded: Value.self, target: async.propertyType, value: value,
+        forwarded: Value.self, target: async.propertyType, value: shared.value,
         site: "\(rule.source.fileID):\(rule.source.line)", chain: [])
     }
-    (outcome.origin, outcome.uses) = (.registration(rule.source), uses)
-    (outcome.handle, outcome.isObserved) = (handle, decision.isObserved)
+    outcome.origin = .registration(rule.source)
+    outcome.uses = uses
+    outcome.handle = shared.handle
+    outcome.isObserved = decision.isObserved
     return typed
   }
 }
@@ -91,7 +94,7 @@ extension InitializerRegistry {
         group.addTask {
           var uses = LayersUsed()
           _ = try await registry.asyncInstance(
-            of: rule, for: nil, stack: OverrideScope.current, handle: nil, uses: &uses)
+            of: rule, for: nil, stack: OverrideScope.current, handles: nil, uses: &uses)
         }
       }
       do { try await group.waitForAll() } catch {

@@ -113,7 +113,8 @@ internal final class OverrideStack: Sendable {
   let isMerged: Bool
 
   init(_ layers: [OverrideLayer], isMerged: Bool = false) {
-    (self.layers, self.isMerged) = (layers, isMerged)
+    self.layers = layers
+    self.isMerged = isMerged
   }
 
   /// The registries a resolution from `base` searches before `base` itself: every layer's own
@@ -159,7 +160,8 @@ internal final class CreationLayers: Sendable {
   /// The calling task's layers (see `current`).
   private init?() {
     guard _lazyinject_overrides_used() != 0 else { return nil }
-    (stack, build) = (OverrideScope.current, OverrideScope.sharedBuild)
+    stack = OverrideScope.current
+    build = OverrideScope.sharedBuild
     if stack == nil && build == nil { return nil }
   }
 
@@ -199,9 +201,13 @@ internal final class SharedBuild: Sendable {
 /// from a task's stack, a chain, so the innermost says it all, unless they are no single chain.
 @usableFromInline internal struct LayersUsed {
   /// An override layer, as named here: its identity and what comparing layers needs.
-  @usableFromInline typealias Layer = (
-    identifier: ObjectIdentifier, depth: Int, base: ObjectIdentifier
-  )
+  @usableFromInline struct Layer {
+    @usableFromInline let identifier: ObjectIdentifier
+    /// How many layers deep it is over its base registry (`overrideDepth`).
+    @usableFromInline let depth: Int
+    /// The identity of the registry it overrides.
+    @usableFromInline let base: ObjectIdentifier
+  }
 
   /// The innermost layer used, if any.
   @usableFromInline var layer: Layer?
@@ -210,11 +216,16 @@ internal final class SharedBuild: Sendable {
   /// built with them.
   @usableFromInline var isMixed: Bool
 
-  @inlinable init() { (layer, isMixed) = (nil, false) }
+  @inlinable init() {
+    layer = nil
+    isMixed = false
+  }
 
   /// A use of `layer`.
   init(_ layer: InitializerRegistry) {
-    (self.layer, isMixed) = ((ObjectIdentifier(layer), layer.overrideDepth, layer.root), false)
+    self.layer = Layer(
+      identifier: ObjectIdentifier(layer), depth: layer.overrideDepth, base: layer.root)
+    isMixed = false
   }
 
   /// Whether nothing was used.
@@ -222,9 +233,22 @@ internal final class SharedBuild: Sendable {
 
   /// Adds what `other` used.
   mutating func add(_ other: LayersUsed) {
-    let otherBase = other.layer.map { used in layer.map { $0.base != used.base } ?? false }
-    isMixed = isMixed || other.isMixed || otherBase == true
-    if let used = other.layer, used.depth > (layer?.depth ?? 0) { layer = used }
+    if other.isMixed {
+      isMixed = true
+    }
+    guard let used = other.layer else { return }
+    guard let current = layer else {
+      layer = used
+      return
+    }
+    // Layers over two registries are no single chain.
+    if current.base != used.base {
+      isMixed = true
+    }
+    // Of one chain, the innermost layer used says it all.
+    if used.depth > current.depth {
+      layer = used
+    }
   }
 }
 

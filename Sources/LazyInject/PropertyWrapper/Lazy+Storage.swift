@@ -9,10 +9,10 @@ extension Lazy {
   /// shared instance's handle, or a box that records its rule and the layers used.
   @inlinable @inline(__always)
   internal static func _word(for value: Value, outcome: InitializerRegistry.Outcome) -> UInt {
-    let box =
-      isSingleReference(Value.self) && outcome.isFirstRule
-      ? unsafeBitCast(value, to: AnyObject.self) : _FirstRead.box(for: value, outcome)
-    return UInt(bitPattern: Unmanaged.passRetained(box).toOpaque())
+    guard isSingleReference(Value.self), outcome.isFirstRule else {
+      return RawMemory.retainedWord(of: _FirstRead.box(for: value, outcome))
+    }
+    return RawMemory.retainedWord(of: RawMemory.object(of: value))
   }
 
   /// Resolves the property, as `$property.load()` does: like a first read, with what it holds
@@ -22,14 +22,14 @@ extension Lazy {
     async throws -> Value
   {
     await InitializerRegistry.shared.installAutomaticModulesIfNeeded()
-    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let object = RawMemory.address(of: container)
     let marker = _FirstRead.marker
     while true {
       var word: UInt = 0
       if let value = _claim(object, slot: slot, marker: marker, word: &word) { return value }
       // Else claimed: 0 or an empty box, now this task's; or in flight, awaited below.
       guard word != marker else {
-        try await _FirstRead.awaitPublication(for: Value.self, in: container, slot: slot.address)
+        try await _FirstRead.awaitSlot(for: Value.self, in: container, slot: slot.address)
         continue
       }
       var outcome = InitializerRegistry.Outcome()
@@ -62,7 +62,7 @@ extension Lazy {
   /// A reset forgets the layers the object was made under, if the slot still had them: the next
   /// read resolves with the reader's.
   internal static func _replace(in container: AnyObject, slot: _LazySlot, with word: UInt) {
-    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let object = RawMemory.address(of: container)
     SlotLock.lock(object)
     let replaced = slot.word
     slot.word = word
@@ -75,17 +75,17 @@ extension Lazy {
   internal static func _state(in container: AnyObject, slot: _LazySlot)
     -> (isResolved: Bool, rule: InitializerRegistry.Rule?)
   {
-    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let object = RawMemory.address(of: container)
     SlotLock.lock(object)
     let word = slot.word
     let content = SlotWord.content(
       of: word, marker: _lazyinject_in_flight_marker(), storesObject: isSingleReference(Value.self))
-    // Retained under the lock: another thread may replace and release the box once unlocked.
-    let box =
-      content == .boxed || content == .inObjectBox
-      ? Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: word)!).takeUnretainedValue()
-      : nil
-    let origin = (box as? _LazyObjectBox)?.origin ?? (box as? _LazyBox<Value>)?.origin
+    // Read under the lock: another thread may replace and release the box once unlocked.
+    var origin: ValueOrigin?
+    if content == .boxed || content == .inObjectBox {
+      let box = RawMemory.object(atWord: word)
+      origin = (box as? _LazyObjectBox)?.origin ?? (box as? _LazyBox<Value>)?.origin
+    }
     SlotLock.unlock(object)
     guard content == .object else { return (content.isValue, origin?.rule) }
     let first = InitializerRegistry.shared.withState {

@@ -100,18 +100,16 @@ import _LazyInjectShims
     storage storageKeyPath: ReferenceWritableKeyPath<Container, Lazy>
   ) -> Value {
     @inline(__always) get {
-      let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+      let object = RawMemory.address(of: container)
       SlotLock.lock(object)
       let marker = _lazyinject_in_flight_marker()
-      let word = unsafeBitCast(container[keyPath: storageKeyPath]._slot, to: UInt.self)
+      let word = RawMemory.word(ofSlot: container[keyPath: storageKeyPath]._slot)
       let content = SlotWord.content(
         of: word, marker: marker, storesObject: isSingleReference(Value.self))
       switch content {
       case .object:
-        // The value itself, read as a field of its type: a read whose result goes unused then
-        // costs no retain (a third of a read, measured).
         let value = withUnsafeMutablePointer(to: &container[keyPath: storageKeyPath]._slot) {
-          UnsafeMutableRawPointer($0).load(as: Value.self)
+          RawMemory.load(Value.self, fromSlot: $0)
         }
         SlotLock.unlock(object)
         return value
@@ -149,8 +147,9 @@ import _LazyInjectShims
   @usableFromInline internal static func _lockedSlot<Container: AnyObject>(
     of container: Container, _ storageKeyPath: ReferenceWritableKeyPath<Container, Lazy>
   ) -> _LazySlot {
-    SlotLock.lock(Unmanaged.passUnretained(container).toOpaque())
-    defer { SlotLock.unlock(Unmanaged.passUnretained(container).toOpaque()) }
+    let object = RawMemory.address(of: container)
+    SlotLock.lock(object)
+    defer { SlotLock.unlock(object) }
     return _slot(of: container, storageKeyPath)
   }
 
@@ -170,17 +169,18 @@ import _LazyInjectShims
   /// Call with the slot lock held.
   @inlinable internal static func _value(at word: UInt, _ content: SlotWord) -> Value {
     switch content {
-    case .object: return withUnsafeBytes(of: word) { $0.load(as: Value.self) }
+    case .object:
+      return RawMemory.value(atWord: word, as: Value.self)
     case .inObjectBox:
       // Retained with the slot locked, where no optimizer moves it: a reset on another thread may
       // empty a shared instance's handle as soon as the slot is unlocked.
-      let inner = UnsafeRawPointer(bitPattern: _LazyObjectBox.inner(at: word)).unsafelyUnwrapped
-      _lazyinject_retain(inner)
-      let retained = Unmanaged<AnyObject>.fromOpaque(inner).takeRetainedValue()
-      return isSingleReference(Value.self)
-        ? unsafeBitCast(retained, to: Value.self)
-        : unsafeDowncast(retained, to: _LazyBox<Value>.self).value
-    default: return _LazyBox<Value>.value(at: word)
+      let retained = RawMemory.retainedObject(atWord: _LazyObjectBox.inner(at: word))
+      guard isSingleReference(Value.self) else {
+        return unsafeDowncast(retained, to: _LazyBox<Value>.self).value
+      }
+      return RawMemory.value(retained, as: Value.self)
+    default:
+      return _LazyBox<Value>.value(at: word)
     }
   }
 
@@ -195,7 +195,7 @@ import _LazyInjectShims
   internal static func _read(
     _ container: AnyObject, slot: _LazySlot, word: UInt, marker: UInt
   ) -> Value {
-    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let object = RawMemory.address(of: container)
     SlotLock.assertHeld(object)
     if word == 0, marker != 0, _lazyinject_overrides_used() == 0,
       let entry = _lazyinject_fast_find(
@@ -209,17 +209,18 @@ import _LazyInjectShims
         slot.word = marker
         SlotLock.unlock(object)
         FirstReadPath.fastTableBuild.record()
-        return _build(container, slot: slot, with: payload, isObserved, marker: marker)
+        return _build(
+          container, slot: slot, with: payload, isObserved: isObserved, marker: marker)
       }
       if isSingleReference(Value.self), let inner = entry.pointee.object {  // A kept handle.
         // The slot's handle and the caller's object, without an atomic.
         _lazyinject_fast_take(entry, 0, object, payload)
         _lazyinject_fast_take(entry, 1, object, inner)
-        slot.word = UInt(bitPattern: payload)
+        slot.word = RawMemory.word(payload)
         SlotLock.unlock(object)
         FirstReadPath.fastTableKeptHandle.record()
-        let value = unsafeBitCast(
-          Unmanaged<AnyObject>.fromOpaque(inner).takeRetainedValue(), to: Value.self)
+        let value = RawMemory.value(
+          RawMemory.takeRetained(RawMemory.word(inner)), as: Value.self)
         if isObserved { _FirstRead.notify(container, slot: slot.address, of: value) }
         return value
       }
@@ -242,19 +243,20 @@ import _LazyInjectShims
   @inlinable @inline(__always)
   internal static func _build(
     _ container: AnyObject, slot: _LazySlot, with payload: UnsafeMutableRawPointer,
-    _ isObserved: Bool, marker: UInt
+    isObserved: Bool, marker: UInt
   ) -> Value {
-    let registration = Unmanaged<Registration<Value>>.fromOpaque(payload).takeRetainedValue()
+    let registration = unsafeDowncast(
+      RawMemory.takeRetained(RawMemory.word(payload)), to: Registration<Value>.self)
     let value = _make(container, slot: slot, with: registration)
     // Its pair's first rule, with no layer: an object is stored itself, with a +1 of its own.
     let word: UInt
     if isSingleReference(Value.self) {
-      word = unsafeBitCast(value, to: UInt.self)
-      _lazyinject_retain(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
+      word = RawMemory.word(ofValue: value)
+      RawMemory.retain(word)
     } else {
       word = _FirstRead.boxWord(for: value, builtBy: registration)
     }
-    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let object = RawMemory.address(of: container)
     SlotLock.lock(object)
     guard slot.word == marker else {  // Reset or assigned meanwhile.
       SlotLock.unlock(object)
@@ -264,7 +266,7 @@ import _LazyInjectShims
     slot.word = word
     SlotLock.unlock(object)
     // The count read inline: a call here cost 2% of a first read.
-    if _lazyinject_waiters() > 0 { _FirstRead.didPublish() }
+    if _lazyinject_waiters() > 0 { _FirstRead.wakeWaiters() }
     if isObserved { _FirstRead.notify(container, slot: slot.address, of: value) }
     return value
   }
@@ -300,9 +302,9 @@ import _LazyInjectShims
     _ container: AnyObject, slot: _LazySlot, claimed: Bool, box: UInt = 0
   ) -> Value {
     // The C copy of the marker's address costs a load; the Swift one, a `swift_once` check.
-    let published = _lazyinject_in_flight_marker()
-    let marker = published != 0 ? published : _FirstRead.marker
-    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let known = _lazyinject_in_flight_marker()
+    let marker = known != 0 ? known : _FirstRead.marker
+    let object = RawMemory.address(of: container)
     var box = box
     while !claimed {
       if let value = _claim(object, slot: slot, marker: marker, word: &box) { return value }
@@ -345,7 +347,7 @@ import _LazyInjectShims
     _ built: consuming Value, word new: UInt, isObserved: Bool, in container: AnyObject,
     slot: _LazySlot, marker: UInt
   ) -> Value {
-    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let object = RawMemory.address(of: container)
     SlotLock.lock(object)
     let current = slot.word
     // Reset meanwhile (0): this value is published. Assigned meanwhile: the assignment wins.
@@ -356,14 +358,14 @@ import _LazyInjectShims
         SlotWord.content(of: current, marker: marker, storesObject: isSingleReference(Value.self)))
       SlotLock.unlock(object)
       _FirstRead.didReplace(new)  // Kept by no slot.
-      if _lazyinject_waiters() > 0 { _FirstRead.didPublish() }
+      if _lazyinject_waiters() > 0 { _FirstRead.wakeWaiters() }
       return value
     }
     slot.word = new
     SlotLock.unlock(object)
     if current != marker { _FirstRead.didReplace(current) }
     // The count read inline: a call here cost 2% of a first read.
-    if _lazyinject_waiters() > 0 { _FirstRead.didPublish() }
+    if _lazyinject_waiters() > 0 { _FirstRead.wakeWaiters() }
     if isObserved {  // An assignment's value is no injection.
       _FirstRead.notify(container, slot: slot.address, of: copy built)
     }

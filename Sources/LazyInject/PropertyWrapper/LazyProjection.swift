@@ -127,7 +127,7 @@ extension InitializerRegistry {
     fileID: StaticString = #fileID, line: UInt = #line,
     _ initializer: @escaping @Sendable (Container) async throws -> Property
   ) {
-    addAsync(Property.self, property: .init(property), scope, fileID, line) {
+    addAsync(Property.self, property: .init(property), scope: scope, fileID: fileID, line: line) {
       try await initializer(unsafeDowncast($0!, to: Container.self))
     }
   }
@@ -191,7 +191,7 @@ extension InitializerRegistry {
 extension PropertyTarget {
   /// The property that `keyPath` leads to, a `@Lazy` property's projection.
   convenience init<Root: AnyObject, Value>(_ keyPath: KeyPath<Root, LazyProjection<Value>>) {
-    self.init(Root.self, keyPath, Lazy<Value>.self) { object in
+    self.init(root: Root.self, path: keyPath, storage: Lazy<Value>.self) { object in
       let projection = unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
       return (projection.container, UnsafeRawPointer(projection.slot.address))
     }

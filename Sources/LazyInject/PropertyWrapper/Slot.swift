@@ -42,8 +42,8 @@ import _LazyInjectShims
 
   /// The word the slot holds.
   @inlinable internal var word: UInt {
-    get { address.load(as: UInt.self) }
-    nonmutating set { address.storeBytes(of: newValue, as: UInt.self) }
+    get { RawMemory.word(at: address) }
+    nonmutating set { RawMemory.store(newValue, at: address) }
   }
 }
 
@@ -64,11 +64,11 @@ import _LazyInjectShims
   case inObjectBox
 
   /// What `word` holds, for a property whose values are objects stored unboxed if
-  /// `storesObject`; `marker` is the published marker's address (0 before the first
+  /// `storesObject`; `marker` is the marker's address as the shims hold it (0 before the first
   /// resolution, when no slot can hold a marker).
   ///
   /// An object box is told from a value by its class, read with `type(of:)` and compared with
-  /// the class of `_LazyObjectBox`, published when the first one is made: until then (a process
+  /// the class of `_LazyObjectBox`, set in the shims when the first one is made: until then (a process
   /// that never assigns a class value, never makes an override layer, never resolves a shared
   /// instance through a slot), no word is a box and the hot read of an object makes no call. On
   /// Darwin `type(of:)` is a call (`swift_getObjectType`, which reads an Objective-C object's
@@ -105,56 +105,73 @@ internal final class _WeakLazyReference {
   let creation: CreationLayers?
 
   init(creation: CreationLayers?, object: AnyObject? = nil) {
-    (self.creation, self.object) = (creation, object)
+    self.creation = creation
+    self.object = object
   }
 
-  /// The reference at the slot word `word` (not the marker), unretained; nil for 0.
-  private static func unmanaged(_ word: UInt) -> Unmanaged<_WeakLazyReference>? {
-    UnsafeRawPointer(bitPattern: word).map(Unmanaged.fromOpaque)
+  /// Runs `body` with the reference at the slot word `word` (not the marker), unretained: the
+  /// slot keeps it alive; nil for 0.
+  private static func withReference<Result>(
+    at word: UInt, _ body: (_WeakLazyReference) -> Result
+  ) -> Result? {
+    guard word != 0 else { return nil }
+    return RawMemory.withObject(atWord: word, as: _WeakLazyReference.self, body)
   }
 
   /// The instance the reference at the slot word `word` (not the marker) holds, as `Value` (the
   /// object itself for a class type, the existential for a protocol), if any: nil once released,
   /// or once a reset of its scope emptied its handle.
   static func value<Value>(at word: UInt, as _: Value.Type) -> Value? {
-    let object = unmanaged(word)?._withUnsafeGuaranteedRef { reference in
-      guard reference.isShared else { return reference.object }
-      return reference.handle.map { $0.word == 0 ? nil : reference.object } ?? nil
+    let held = withReference(at: word) { reference -> AnyObject? in
+      // A shared instance is held through its handle, until a reset empties it.
+      if reference.isShared {
+        guard let handle = reference.handle, handle.word != 0 else { return nil }
+      }
+      return reference.object
     }
+    guard let object = held ?? nil else { return nil }
     // The object itself for a class or an existential of no witness; else the cast cannot fail:
     // it was stored as a `Value`.
-    return object.map {
-      MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size
-        ? unsafeBitCast($0, to: Value.self) : $0 as! Value
+    guard MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size else {
+      return .some(object as! Value)
     }
+    return RawMemory.value(object, as: Value.self)
   }
 
   /// Makes the reference at the slot word `word` (neither 0 nor the marker) hold `object`, which
   /// was assigned.
   static func set(_ object: AnyObject?, at word: UInt) {
-    unmanaged(word).unsafelyUnwrapped._withUnsafeGuaranteedRef {
-      ($0.object, $0.handle, $0.isShared, $0.uses) = (object, nil, false, LayersUsed())
+    _ = withReference(at: word) { reference in
+      reference.object = object
+      reference.handle = nil
+      reference.isShared = false
+      reference.uses = LayersUsed()
     }
   }
 
   /// Notes that a read returned the instance of the reference at the slot word `word` (see
   /// `_FirstRead.noteRead(at:)`); call with the slot lock held.
   static func noteRead(at word: UInt) {
-    unmanaged(word)?._withUnsafeGuaranteedRef { ResolutionFrame.noteRead($0.uses) }
+    _ = withReference(at: word) { reference in ResolutionFrame.noteRead(reference.uses) }
   }
 
   /// The layers the reference at the slot word `word` keeps, if any; call with the slot lock
   /// held.
   static func creation(at word: UInt) -> CreationLayers? {
-    word == _LazyMarker.address ? nil : unmanaged(word)?.takeUnretainedValue().creation
+    guard word != _LazyMarker.address else { return nil }
+    return withReference(at: word) { reference in reference.creation } ?? nil
   }
 
-  /// The reference at the slot word `word` (not the marker), taking over the slot's +1.
-  static func take(_ word: UInt) -> _WeakLazyReference? { unmanaged(word)?.takeRetainedValue() }
+  /// The reference at the slot word `word` (not the marker), taking over the slot's +1; nil for 0.
+  static func take(_ word: UInt) -> _WeakLazyReference? {
+    guard word != 0 else { return nil }
+    return unsafeDowncast(RawMemory.takeRetained(word), to: _WeakLazyReference.self)
+  }
 
-  /// The word a slot keeps for `reference`, retained once: the slot's +1.
+  /// The word a slot keeps for `reference`, retained once: the slot's +1; 0 for nil.
   static func retainedWord(of reference: _WeakLazyReference?) -> UInt {
-    reference.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
+    guard let reference else { return 0 }
+    return RawMemory.retainedWord(of: reference)
   }
 }
 
@@ -167,9 +184,9 @@ extension InitializerRegistry {
   package func state(of field: LazyField, in container: AnyObject)
     -> (isResolved: Bool, searched: [InitializerRegistry])
   {
-    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let object = RawMemory.address(of: container)
     SlotLock.lock(object)
-    let word = (object + field.offset).load(as: UInt.self)
+    let word = RawMemory.word(at: object + field.offset)
     // An object box is told by its class, whatever the value's type.
     let content = SlotWord.content(
       of: word, marker: _lazyinject_in_flight_marker(), storesObject: true)

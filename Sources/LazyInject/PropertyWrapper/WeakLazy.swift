@@ -59,7 +59,7 @@ import _LazyInjectShims
   /// Whether a weak reference can hold a `Value`: 1, 0 (never), or -1 (the type's metadata does
   /// not tell: the first value decides).
   private static var weakness: Int32 {
-    _lazyinject_is_weakly_referenceable(unsafeBitCast(Value.self, to: UnsafeRawPointer.self))
+    _lazyinject_is_weakly_referenceable(metadataAddress(of: Value.self))
   }
 
   private static func stopNotWeak() -> Never {
@@ -105,7 +105,7 @@ import _LazyInjectShims
     storage storageKeyPath: ReferenceWritableKeyPath<Container, WeakLazy>
   ) -> Value? {
     get {
-      let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+      let object = RawMemory.address(of: container)
       let marker = _LazyMarker.address
       while true {
         SlotLock.lock(object)
@@ -130,7 +130,7 @@ import _LazyInjectShims
       }
     }
     set {
-      let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+      let object = RawMemory.address(of: container)
       // Made before locking, and put in the slot only if the slot has no reference to reuse.
       let spare = _WeakLazyReference(creation: nil, object: newValue.map(Self.object(of:)))
       SlotLock.lock(object)
@@ -144,7 +144,7 @@ import _LazyInjectShims
       SlotLock.unlock(object)
       SlotLock.assertNoLockHeld()
       withExtendedLifetime(spare) {}
-      if word == _LazyMarker.address { _FirstRead.didPublish() }
+      if word == _LazyMarker.address { _FirstRead.wakeWaiters() }
     }
   }
 
@@ -162,7 +162,7 @@ import _LazyInjectShims
   private static func resolve<Container: AnyObject>(
     _ container: Container, slot: _LazySlot, reference: _WeakLazyReference?
   ) -> Value? {
-    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let object = RawMemory.address(of: container)
     var outcome = InitializerRegistry.Outcome()
     // Held strongly until returned: the slot only keeps it weakly.
     let value = _FirstRead.resolve(
@@ -171,8 +171,10 @@ import _LazyInjectShims
     // This thread's: either the reference it took out of the slot, or a new one. In no slot yet:
     // nobody else reads it.
     let published = reference ?? _WeakLazyReference(creation: nil)
-    (published.object, published.uses) = (value.map(Self.object(of:)), outcome.uses)
-    (published.handle, published.isShared) = (outcome.handle, outcome.handle != nil)
+    published.object = value.map(Self.object(of:))
+    published.uses = outcome.uses
+    published.handle = outcome.handle
+    published.isShared = outcome.handle != nil
     SlotLock.lock(object)
     let current = slot.word
     let isPublished = current == _LazyMarker.address  // Else assigned meanwhile: that wins.
@@ -182,7 +184,7 @@ import _LazyInjectShims
     // Released after unlocking: the reference this thread took may be the last one of layers.
     SlotLock.assertNoLockHeld()
     withExtendedLifetime(published) {}
-    _FirstRead.didPublish()
+    _FirstRead.wakeWaiters()
     if outcome.isObserved, isPublished, let value {
       _FirstRead.notify(container, slot: slot.address, of: value)
     }
@@ -195,7 +197,7 @@ extension Lazy: _LazyStorage {
   static var isWeak: Bool { false }
 
   static func value(in container: AnyObject, at offset: Int) -> Any? {
-    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let object = RawMemory.address(of: container)
     SlotLock.lock(object)
     defer { SlotLock.unlock(object) }
     // The property's storage is its one stored property, the slot.

@@ -80,7 +80,9 @@ public final class InitializerRegistry: Sendable {
   ) {
     let handler = base?.withState(\.duplicateHandler) ?? DuplicateRegistration.warnOnce
     state = Protected(State(modules: modules, duplicateHandler: handler))
-    (overrideDepth, self.isInForce, overridden) = (depth, isInForce, base)
+    overrideDepth = depth
+    self.isInForce = isInForce
+    overridden = base
   }
 }
 
@@ -103,25 +105,48 @@ extension InitializerRegistry: CustomStringConvertible {
   /// Rules for one property come before the type's rules, as a resolution tries them.
   public var description: String {
     // Only references are copied under the lock; names are built and sorted after unlocking.
-    // Each rule's text is made once: sorting compares them many times.
-    let rules = registrations.map(\.rule).map { rule in
-      let text = "  \(rule.subject): \(rule.what)\(rule.details)"
-      let container = rule.containerTypeName ?? ""
-      return (rule.propertyTypeName, rule.isPropertyRule ? 0 : 1, container, text)
-    }.sorted { ($0.0, $0.1, $0.2, $0.3) < ($1.0, $1.1, $1.2, $1.3) }
-    var lines = ["InitializerRegistry, \(rules.count) registration\(rules.count == 1 ? "" : "s")"]
-    for (index, rule) in rules.enumerated() {
-      if index == 0 || rules[index - 1].0 != rule.0 { lines.append(rule.0) }
-      lines.append(rule.3)
+    let rules = registrations.map(\.rule)
+    let byType = Dictionary(grouping: rules, by: \.propertyTypeName)
+    let count = "\(rules.count) registration\(rules.count == 1 ? "" : "s")"
+    var lines = ["InitializerRegistry, \(count)"]
+    for typeName in byType.keys.sorted() {
+      lines.append(typeName)
+      // Each rule's line is made once: sorting compares them many times.
+      let described = byType[typeName, default: []].map(DescribedRule.init)
+      lines += described.sorted().map(\.line)
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// A rule's line in `description`, ordered as a resolution tries rules: those for one property
+  /// first, then by container, then by the line itself.
+  private struct DescribedRule: Comparable {
+    let isPropertyRule: Bool
+    let container: String
+    let line: String
+
+    init(_ rule: Rule) {
+      isPropertyRule = rule.isPropertyRule
+      container = rule.containerTypeName ?? ""
+      line = "  \(rule.subject): \(rule.what)\(rule.details)"
+    }
+
+    static func < (first: Self, second: Self) -> Bool {
+      if first.isPropertyRule != second.isPropertyRule {
+        return first.isPropertyRule
+      }
+      if first.container != second.container {
+        return first.container < second.container
+      }
+      return first.line < second.line
+    }
   }
 
   /// Every registration of this registry (not of its layers), in no order.
   package var registrations: [AnyRegistration] { withState { $0.rules.allRegistrations } }
 }
 
-// The registry's one state, and its gate: the lock, the installation of automatic modules on the
+// The registry's one state, and the way to it: the lock, the installation of automatic modules on the
 // first use, waiting for another thread, and the one place that empties the fast path's table.
 
 extension InitializerRegistry {
@@ -159,7 +184,7 @@ extension InitializerRegistry {
   package func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     while true {
       state.lock.lock()
-      if !claimInstallation() {
+      if !takeInstallation() {
         defer { state.lock.unlock() }
         return try body(&state.value)
       }
@@ -183,14 +208,14 @@ extension InitializerRegistry {
   }
 
   /// Waits until the automatic modules are installed (or this thread is installing them), or
-  /// until this thread, on the main actor, claims their installation.
+  /// until this thread, on the main actor, takes their installation.
   ///
   /// Returns whether it must install them now (with the lock released). Off the main actor, the
   /// first thread hands the installation over to the main queue, and waits like the others.
   ///
   /// Stops the program if the main actor does not install them within the bound, counted from
   /// this thread's first wait. Call with the lock held.
-  private func claimInstallation() -> Bool {
+  private func takeInstallation() -> Bool {
     let thread = _lazyinject_thread_identity()
     var deadline: UInt64?
     while true {
@@ -203,7 +228,7 @@ extension InitializerRegistry {
         state.value.modules = .installing(thread: thread)
         return true
       case .pending:
-        // Handed over to the main queue, whose job claims and installs; this thread waits.
+        // Handed over to the main queue, whose job takes the installation and installs; this thread waits.
         state.value.modules = .awaitingMainActor
         DispatchQueue.main.async { InitializerRegistry.shared.withState { _ in } }
       case .awaitingMainActor:
@@ -219,7 +244,7 @@ extension InitializerRegistry {
 
   /// Installs the automatic modules of ``shared`` if they are not yet, awaiting the main actor.
   ///
-  /// What the async entries (`withOverrides`, `prepare()`, `load()`) call first: an await blocks
+  /// What the async calls (`withOverrides`, `prepare()`, `load()`) make first: an await blocks
   /// no thread, so it never gives up.
   nonisolated(nonsending) internal func installAutomaticModulesIfNeeded() async {
     // Any other registry, or on the main actor: `withState` installs them if needed, at once.
@@ -235,11 +260,19 @@ extension InitializerRegistry {
   /// this registry (``shared``), on the main actor: called by `withState` with no lock held, once
   /// this thread claimed the installation.
   private func installAutomaticModules() {
-    let installation = (InitializerRegistry.self as Any) as? any AutomaticModuleInstallation.Type
+    var modules: [any InitializerModule] = []
+    if let installation = (InitializerRegistry.self as Any) as? any AutomaticModuleInstallation.Type
+    {
+      // On the main actor: `takeInstallation` took the installation there.
+      let automaticModules = onMainActorAnywhere {
+        (installation: any AutomaticModuleInstallation.Type) in installation.automaticModules
+      }
+      modules = automaticModules(installation)
+    }
     // Into the registry itself, even when first touched inside an override scope.
     OverrideScope.$configuring.withValue(nil) {
       OverrideScope.$current.withValue(nil) {
-        install(installation.map { try! onMainActorAnywhere { $0.automaticModules }($0) } ?? [])
+        install(modules)
       }
     }
     state.lock.withLock {

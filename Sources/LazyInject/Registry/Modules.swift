@@ -85,7 +85,8 @@ public struct ModuleCondition: Sendable, CustomStringConvertible {
   /// registry.install(NetworkInitializers(), MockNetworkInitializers().when(demoMode))
   /// ```
   public init(_ description: String, isMet: @escaping @Sendable () -> Bool) {
-    (self.description, check) = (description, isMet)
+    self.description = description
+    check = isMet
   }
 
   /// Creates a condition: renamed ``init(_:isMet:)``, whose second argument is labeled.

@@ -9,14 +9,19 @@ extension InitializerRegistry {
   package static func nearMisses(for property: Any.Type, in registries: [InitializerRegistry])
     -> [Rule]
   {
-    // Every type conforms to `Any`, and every class to `AnyObject`: no registration is near.
-    let metatype = (property == Any.self || property == AnyObject.self ? nil : property).flatMap {
-      _lazyinject_existential_metatype(unsafeBitCast($0, to: UnsafeRawPointer.self))
-    }.map { unsafeBitCast($0, to: Any.Type.self) }
-    return registries.flatMap(\.registrations).filter { registration in
-      wrappedType(of: registration.propertyType) == property
-        || metatype.map { isValue(registration.propertyType, of: $0) } == true
-    }.map(\.rule).sorted { $0.description < $1.description }
+    // For `any P`, `any P.Type`; nil for another type. Every type conforms to `Any`, and every
+    // class to `AnyObject`: no registration is near them.
+    let isAnything = property == Any.self || property == AnyObject.self
+    let metatype = isAnything ? nil : existentialMetatype(of: property)
+    var near: [Rule] = []
+    for registration in registries.flatMap(\.registrations) {
+      let isOptionalOfProperty = wrappedType(of: registration.propertyType) == property
+      let conforms = metatype.map { isValue(registration.propertyType, of: $0) } ?? false
+      if isOptionalOfProperty || conforms {
+        near.append(registration.rule)
+      }
+    }
+    return near.sorted { $0.description < $1.description }
   }
 }
 

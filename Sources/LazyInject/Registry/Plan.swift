@@ -1,3 +1,5 @@
+import _LazyInjectShims
+
 // The one decision: which rule serves a property. A registry's rules (`RuleTable`) give each
 // (property type, container class) pair a plan, cached while its rules do not change; `decide`
 // walks the registries searched and reads their plans. The first read (its fast path too),
@@ -35,6 +37,11 @@ package struct RuleTable {
     /// The property type.
     let type: ObjectIdentifier
     let container: ObjectIdentifier
+
+    init(_ property: Any.Type, in containerClass: AnyClass) {
+      type = ObjectIdentifier(property)
+      container = ObjectIdentifier(containerClass)
+    }
   }
 
   /// Adds `registration`; returns the one it replaces (for the same container class or key path).
@@ -54,42 +61,79 @@ package struct RuleTable {
 
   /// Removes every rule, property rules included.
   mutating func removeAll() -> [AnyRegistration] {
-    defer { (rules, plans) = ([:], [:]) }
-    return allRegistrations
+    let removed = allRegistrations
+    rules = [:]
+    plans = [:]
+    return removed
   }
 
   /// The plan of `property` in `containerClass`, cached until the rules change.
   package mutating func plan(for property: Any.Type, in containerClass: AnyClass) -> Plan {
-    let pair = Pair(type: ObjectIdentifier(property), container: ObjectIdentifier(containerClass))
-    if let cached = plans[pair] { return cached }
-    let (classes, own) = (ancestry(of: containerClass), rules[pair.type] ?? [:])
-    let propertyRules = own.values.compactMap { rule in
-      rule.source.property.flatMap { target in
-        classes.firstIndex { $0 == target.rootClass }.map { (rule, $0) }
-      }
+    let pair = Pair(property, in: containerClass)
+    if let cached = plans[pair] {
+      return cached
     }
+    let classes = ancestry(of: containerClass)
+    let own = rules[pair.type] ?? [:]
     var plan = Plan(
       typeRule: classes.lazy.compactMap { own[Key($0)] }.first ?? own[Key(nil)],
-      propertyRules: propertyRules.sorted { first, second in
-        let (a, b) = (first.0.source, second.0.source)
-        return (first.1, "\(a.fileID)", a.line) < (second.1, "\(b.fileID)", b.line)
-      }.map(\.0),
+      propertyRules: Self.propertyRules(in: own, for: classes),
       isObserved: containerClass is any InjectionObserving.Type,
       defaultInitializable: property as? any DefaultInitializable.Type,
       wrappedType: wrappedType(of: property))
     // The first rule to serve the pair with no property stays its first rule, for good.
-    let rule = plan.typeRule.map { ValueOrigin.registration($0.source) }
-    if let rule = rule ?? (plan.defaultInitializable == nil ? nil : .defaultInitializer(property)) {
-      let first = firstRules[pair, default: rule]
-      (firstRules[pair], plan.isFirstRule) = (first, first.source === rule.source)
+    var serving: ValueOrigin?
+    if let typeRule = plan.typeRule {
+      serving = .registration(typeRule.source)
+    } else if plan.defaultInitializable != nil {
+      serving = .defaultInitializer(property)
+    }
+    if let serving {
+      let first = firstRules[pair, default: serving]
+      firstRules[pair] = first
+      plan.isFirstRule = first.source === serving.source
     }
     plans[pair] = plan
     return plan
   }
 
+  /// The rules for one property among `own` whose key path's root is one of `classes` (the
+  /// container class, then its superclasses): the nearest root first, and those of one root by
+  /// registration site, so that the order is the same in every run.
+  private static func propertyRules(
+    in own: [Key: AnyRegistration], for classes: [AnyClass]
+  ) -> [AnyRegistration] {
+    struct Ranked {
+      let rule: AnyRegistration
+      /// How many classes up from the container class its key path's root is.
+      let distance: Int
+      let fileID: String
+      let line: UInt
+    }
+    var ranked: [Ranked] = []
+    for rule in own.values {
+      guard let target = rule.source.property,
+        let distance = classes.firstIndex(where: { $0 == target.rootClass })
+      else { continue }
+      ranked.append(
+        Ranked(
+          rule: rule, distance: distance, fileID: "\(rule.source.fileID)", line: rule.source.line))
+    }
+    ranked.sort { first, second in
+      if first.distance != second.distance {
+        return first.distance < second.distance
+      }
+      if first.fileID != second.fileID {
+        return first.fileID < second.fileID
+      }
+      return first.line < second.line
+    }
+    return ranked.map(\.rule)
+  }
+
   /// The first rule of `property` in `containerClass`, if one served it (see `firstRules`).
   func firstRule(of property: Any.Type, in containerClass: AnyClass) -> ValueOrigin? {
-    firstRules[Pair(type: ObjectIdentifier(property), container: ObjectIdentifier(containerClass))]
+    firstRules[Pair(property, in: containerClass)]
   }
 
   /// Every registration, property rules included, in no particular order.
@@ -117,8 +161,10 @@ package struct Plan {
   /// The synchronous rule that serves every property of the pair, whichever property reads it,
   /// stored unboxed: what the fast path of a first read may take without the registry's lock.
   var fastRule: AnyRegistration? {
-    let isFast = isFirstRule && propertyRules.isEmpty && typeRule?.source.isAsync == false
-    return isFast && typeRule?.source.forwardTarget == nil ? typeRule : nil
+    guard isFirstRule, propertyRules.isEmpty, let typeRule else { return nil }
+    let isAsync = typeRule.source.isAsync
+    let isForward = typeRule.source.forwardTarget != nil
+    return isAsync || isForward ? nil : typeRule
   }
 }
 
@@ -177,6 +223,10 @@ extension InitializerRegistry {
     var isObserved = false
     /// The tracer of the registry that served, or of the last searched (the one asked).
     var tracer: (@Sendable (ResolutionEvent) -> Void)?
+    /// The fast path table's version, when the decision is the shared registry's plan alone and
+    /// its `fastRule` (no layer ever made, nothing recording, no tracer, the automatic modules
+    /// installed): a first read may then record it for the pair (`FastPath`).
+    var fastPathVersion: UInt64?
     /// For a forward followed: what its target decides.
     package var forwarded: Forwarded?
 
@@ -209,30 +259,38 @@ extension InitializerRegistry {
     forwardChain: [Any.Type] = []
   ) -> Decision {
     var decision = Decision(builtType: property)
-    var plans: [(type: Any.Type, plan: Plan)] = []
+    // Only the shared registry alone, where no layer was ever made and nothing records, may give
+    // a first read the fast path.
+    let mayRecordFastPath =
+      registries.count == 1 && registries[0] === Self.shared && _lazyinject_overrides_used() == 0
+    var plans: [TypePlan] = []
     for registry in registries {
-      (plans, decision.tracer) = registry.withState { state in
-        // The property type's plan; for `T?` with no type rule, `T`'s, and so on for `T??`.
-        var plans = [(type: property, plan: state.rules.plan(for: property, in: containerClass))]
-        while let last = plans.last?.plan, last.typeRule == nil, let type = last.wrappedType {
-          plans.append((type, state.rules.plan(for: type, in: containerClass)))
+      var fastPathVersion: UInt64?
+      plans = registry.withState { state in
+        decision.tracer = state.tracer
+        if mayRecordFastPath, case .installed = state.modules, state.tracer == nil {
+          fastPathVersion = _lazyinject_fast_version()
         }
-        return (plans, state.tracer)
+        return Self.typePlans(of: property, in: containerClass, rules: &state.rules)
       }
       decision.isObserved = plans[0].plan.isObserved
       guard Self.select(plans, for: identity, into: &decision) else { continue }
       decision.owner = registry
+      if let fastRule = plans[0].plan.fastRule, fastRule === decision.registration {
+        decision.fastPathVersion = fastPathVersion
+      }
       guard followingForwards, let target = decision.registration?.source.forwardTarget else {
         return decision
       }
       let chain = forwardChain + [property]
-      decision.forwarded =
-        chain.contains { $0 == target }
-        ? .cycle
-        : .target(
-          decide(
-            target, in: containerClass, for: .none, searching: registries, followingForwards: true,
-            forwardChain: chain))
+      if chain.contains(where: { $0 == target }) {
+        decision.forwarded = .cycle
+      } else {
+        let targetDecision = decide(
+          target, in: containerClass, for: .none, searching: registries, followingForwards: true,
+          forwardChain: chain)
+        decision.forwarded = .target(targetDecision)
+      }
       return decision
     }
     // The plans of the registry searched last (the one asked): whether a type is
@@ -240,7 +298,8 @@ extension InitializerRegistry {
     let own = plans.first?.plan ?? Plan()
     if let initializable = plans.lazy.compactMap(\.plan.defaultInitializable).first {
       decision.source = .defaultInitializer(initializable)
-      (decision.builtType, decision.isFirstRule) = (initializable, own.isFirstRule)
+      decision.builtType = initializable
+      decision.isFirstRule = own.isFirstRule
     } else if !decision.undecided.isEmpty {
       decision.source = .undecided
     } else if own.wrappedType != nil {
@@ -249,31 +308,54 @@ extension InitializerRegistry {
     return decision
   }
 
+  /// A type's plan in one registry: the property type's, or for `T?`, `T`'s.
+  private struct TypePlan {
+    let type: Any.Type
+    let plan: Plan
+  }
+
+  /// The property type's plan in `rules`; for `T?` with no type rule, then `T`'s, and so on for
+  /// `T??`.
+  private static func typePlans(
+    of property: Any.Type, in containerClass: AnyClass, rules: inout RuleTable
+  ) -> [TypePlan] {
+    var plans = [TypePlan(type: property, plan: rules.plan(for: property, in: containerClass))]
+    while let last = plans.last?.plan, last.typeRule == nil, let wrapped = last.wrappedType {
+      plans.append(TypePlan(type: wrapped, plan: rules.plan(for: wrapped, in: containerClass)))
+    }
+    return plans
+  }
+
   /// The rule of one registry, from the property type's plan (first of `plans`) and each wrapped
   /// type's, written into `decision`; false if it has none for the property.
   private static func select(
-    _ plans: [(type: Any.Type, plan: Plan)], for identity: PropertyIdentity,
-    into decision: inout Decision
+    _ plans: [TypePlan], for identity: PropertyIdentity, into decision: inout Decision
   ) -> Bool {
     let plan = plans[0].plan
     var found: AnyRegistration?
     for rule in plan.propertyRules {
       guard let target = rule.source.property else { continue }
-      let (slot, offset): (Int, Int?)
+      // The slot's offset of the property being resolved, and the offset the rule names.
+      let slot: Int
+      let named: Int?
       switch identity {
-      case .none: continue
-      case .field(let own): (slot, offset) = (own, target.offsetWithoutObject)
-      case .object(let container, let own):
+      case .none:
+        continue
+      case .field(let offset):
+        slot = offset
+        named = target.offsetWithoutObject
+      case .object(let container, let offset):
         // Every rule is applied, even after a match, so that an invalid key path fails every
         // read, whichever property is read first.
-        guard let found = target.offset(in: container) else {
+        guard let offsetInContainer = target.offset(in: container) else {
           decision.source = .invalidKeyPath(rule, ownerClass: target.ownerClass(in: container))
           return true
         }
-        (slot, offset) = (own, found)
+        slot = offset
+        named = offsetInContainer
       }
       if found != nil { continue }
-      switch offset {
+      switch named {
       case slot: found = rule
       case nil: decision.undecided.append(rule)
       default: decision.otherProperties.append(rule)
@@ -285,10 +367,11 @@ extension InitializerRegistry {
       return true
     }
     // The plans of wrapped types end with the first that has a type rule, if one does.
-    guard let (type, wrapped) = plans.dropFirst().last, let rule = wrapped.typeRule else {
+    guard let wrapped = plans.dropFirst().last, let rule = wrapped.plan.typeRule else {
       return false
     }
-    (decision.source, decision.builtType) = (.registration(rule), type)
+    decision.source = .registration(rule)
+    decision.builtType = wrapped.type
     return true
   }
 }

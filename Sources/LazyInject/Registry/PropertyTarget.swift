@@ -31,8 +31,11 @@ package final class PropertyTarget: @unchecked Sendable {
   ///
   /// The wrapper makes one from a key path to its projection (`LazyProjection.swift`): this
   /// folder names no wrapper type.
-  init(_ root: AnyClass, _ path: AnyKeyPath, _ storage: Any.Type, _ project: @escaping Project) {
-    (rootClass, keyPath, storageType, self.project) = (root, path, storage, project)
+  init(root: AnyClass, path: AnyKeyPath, storage: Any.Type, project: @escaping Project) {
+    rootClass = root
+    keyPath = path
+    storageType = storage
+    self.project = project
   }
 
   /// The offset of the property's slot in `container`, an object of the root class or one of its
@@ -44,7 +47,7 @@ package final class PropertyTarget: @unchecked Sendable {
     // Applied without a lock held: a key path through another object's getters runs user code.
     let (owner, slot) = project(container)
     guard owner === container else { return nil }
-    let found = slot - UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let found = slot - RawMemory.address(of: container)
     Self.offsets.withLock { $0[keyPath, default: [:]][containerClass] = found }
     return found
   }
@@ -62,11 +65,16 @@ package final class PropertyTarget: @unchecked Sendable {
   /// `@Lazy` property of the type (a key path to the projection of another object's property
   /// is reported at its first use); nil otherwise.
   package var offsetWithoutObject: Int? {
-    let known = Self.offsets.withLock {
-      $0[keyPath].flatMap { $0[ObjectIdentifier(rootClass)] ?? $0.values.first }
+    let known = Self.offsets.withLock { offsets -> Int? in
+      guard let byClass = offsets[keyPath] else { return nil }
+      return byClass[ObjectIdentifier(rootClass)] ?? byClass.values.first
     }
-    let fields = known == nil ? candidates : []
-    return known ?? (fields.count == 1 ? fields[0].offset : nil)
+    if let known {
+      return known
+    }
+    // Not applied yet: known only if the root class has one property the key path may name.
+    let fields = candidates
+    return fields.count == 1 ? fields[0].offset : nil
   }
 
   /// `"auditLog"`: the property's name, once its offset is known without an object (nil before

@@ -134,14 +134,15 @@ extension InitializerRegistry {
 
   /// Adds the registration `make` makes of its source, a synchronous or an async one; without
   /// `make`, a forward to `forwardTarget`, a rule the resolution serves by resolving the target
-  /// for the same sender and casting.
+  /// for the same container and casting.
   internal func add(
     _ propertyType: Any.Type, container: AnyClass?, property: PropertyTarget? = nil,
     forwardTarget: Any.Type? = nil, scope: Scope = .unique, fileID: StaticString, line: UInt,
     isMainActor: Bool = false, isAsync: Bool = false,
     make: (RuleSource) -> AnyRegistration = { AnyRegistration(source: $0) }
   ) {
-    let (target, module) = (changeTargets.last!, Self.installing)
+    let target = changeTargets.last!
+    let module = Self.installing
     let registration = make(
       RuleSource(
         propertyType: propertyType, containerType: property?.rootClass ?? container, scope: scope,
@@ -281,7 +282,9 @@ extension InitializerRegistry {
     _ propertyType: Property.Type, scope: Scope = .unique, fileID: StaticString = #fileID,
     line: UInt = #line, _ initializer: @escaping @Sendable () async throws -> Property
   ) {
-    addAsync(propertyType, takesSender: false, scope, fileID, line) { _ in try await initializer() }
+    addAsync(propertyType, takesContainer: false, scope: scope, fileID: fileID, line: line) { _ in
+      try await initializer()
+    }
   }
 
   /// Registers an initializer that awaits, for containers of class `containerType` and its
@@ -312,8 +315,8 @@ extension InitializerRegistry {
     fileID: StaticString = #fileID, line: UInt = #line,
     _ initializer: @escaping @Sendable (Container) async throws -> Property
   ) {
-    addAsync(propertyType, container: containerType, scope, fileID, line) {
-      try await initializer(unsafeDowncast($0!, to: Container.self))
+    addAsync(propertyType, container: containerType, scope: scope, fileID: fileID, line: line) {
+      container in try await initializer(unsafeDowncast(container!, to: Container.self))
     }
   }
 
@@ -332,18 +335,26 @@ extension InitializerRegistry {
   public func register<Property>(
     _ propertyType: Property.Type, scope: Scope = .unique, fileID: StaticString = #fileID,
     line: UInt = #line, _ initializer: @escaping @Sendable (AnyObject) async throws -> Property
-  ) { addAsync(propertyType, scope, fileID, line) { try await initializer($0!) } }
+  ) {
+    addAsync(propertyType, scope: scope, fileID: fileID, line: line) { container in
+      try await initializer(container!)
+    }
+  }
 
   /// Adds an async registration; `container` or `property` as for a synchronous one.
   internal func addAsync<Property>(
     _ propertyType: Property.Type, container: AnyClass? = nil, property: PropertyTarget? = nil,
-    takesSender: Bool = true, _ scope: Scope, _ fileID: StaticString, _ line: UInt,
+    takesContainer: Bool = true, scope: Scope, fileID: StaticString, line: UInt,
     make: @escaping @Sendable (AnyObject?) async throws -> Property
   ) {
     add(
       propertyType, container: container, property: property, scope: scope, fileID: fileID,
       line: line, isAsync: true
-    ) { AnyRegistration(source: $0, takesSender: takesSender) { try await make($0) } }
+    ) { source in
+      AnyRegistration(source: source, takesContainer: takesContainer) { container in
+        try await make(container)
+      }
+    }
   }
 
   /// Resolves `forwardedType` by resolving `targetType` for the same sender: one instance under
@@ -402,7 +413,7 @@ extension InitializerRegistry {
   }
 }
 
-/// The make function of a main-actor registration: calls `initializer` with the sender as its
+/// The make function of a main-actor registration: calls `initializer` with the container as its
 /// class.
 ///
 /// Resolution calls it only on the main actor (`isMainActor` of its rule is checked first, on
@@ -410,7 +421,7 @@ extension InitializerRegistry {
 internal func onMainActor<Container: AnyObject, Property>(
   _ initializer: @escaping @MainActor (Container) throws -> Property
 ) -> @Sendable (AnyObject) throws -> Property {
-  { [initializer = onMainActorAnywhere(initializer)] sender in
-    try initializer(unsafeDowncast(sender, to: Container.self))
+  { [initializer = onMainActorAnywhere(initializer)] container in
+    try initializer(unsafeDowncast(container, to: Container.self))
   }
 }

@@ -23,7 +23,9 @@ extension InitializerRegistry {
     }
 
     internal init(origin: ValueOrigin, containerClass: AnyClass, depth: Int, start: UInt64) {
-      (rule, containerTypeName, self.depth) = (origin.rule, typeName(containerClass), depth)
+      rule = origin.rule
+      containerTypeName = typeName(containerClass)
+      self.depth = depth
       durationNanoseconds = DispatchTime.now().uptimeNanoseconds - start
     }
   }

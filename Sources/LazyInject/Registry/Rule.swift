@@ -174,22 +174,25 @@ extension InitializerRegistry {
   /// Whether the scope keeps it weakly (`.weak`).
   let isWeak: Bool
 
-  /// For an async rule, its initializer: it awaits the value for a sender (nil for one that takes
+  /// For an async rule, its initializer: it awaits the value for a container (nil for one that takes
   /// none), called with no lock of LazyInject held.
   ///
   /// Only `load()` and `prepare()` build an async rule; a synchronous read gets what its scope
   /// keeps, or stops with the fix.
   let asyncInitializer: (@Sendable (AnyObject?) async throws -> Any)?
 
-  /// Whether an async initializer takes the sender: one that takes none can be prepared.
-  let takesSender: Bool
+  /// Whether an async initializer takes the container: one that takes none can be prepared.
+  let takesContainer: Bool
 
   init(
-    source: RuleSource, takesSender: Bool = true,
+    source: RuleSource, takesContainer: Bool = true,
     asyncInitializer: (@Sendable (AnyObject?) async throws -> Any)? = nil
   ) {
-    (self.source, isShared, isWeak) = (source, source.scope != .unique, source.scope == .weak)
-    (self.asyncInitializer, self.takesSender) = (asyncInitializer, takesSender)
+    self.source = source
+    isShared = source.scope != .unique
+    isWeak = source.scope == .weak
+    self.asyncInitializer = asyncInitializer
+    self.takesContainer = takesContainer
   }
 
   package var propertyType: Any.Type { source.propertyType }
@@ -199,17 +202,20 @@ extension InitializerRegistry {
   /// The rule, for diagnostics.
   package var rule: InitializerRegistry.Rule { source.rule }
 
-  /// Builds the value for a sender, as `Any`; called with no lock of LazyInject held.
+  /// Builds the value for a container, as `Any`; called with no lock of LazyInject held.
   ///
   /// A forward (a plain `AnyRegistration`) has no initializer: the resolution resolves its target.
-  func makeAny(_ sender: AnyObject) throws -> Any { fatalError("only a Registration builds") }
+  func makeAny(_ container: AnyObject) throws -> Any { fatalError("only a Registration builds") }
 
-  /// Awaits the value of an async rule for a sender (nil for an initializer that takes none), as
+  /// Awaits the value of an async rule for a container (nil for an initializer that takes none), as
   /// `Any`.
-  func makeAsync(_ sender: AnyObject?) async throws -> Any { try await asyncInitializer!(sender) }
+  func makeAsync(_ container: AnyObject?) async throws -> Any {
+    try await asyncInitializer!(container)
+  }
 
-  /// Whether `prepare()` builds it: an async rule with no sender, whose scope keeps its instance.
-  var isPreparable: Bool { asyncInitializer != nil && !takesSender && isShared }
+  /// Whether `prepare()` builds it: an async rule with no container, whose scope keeps its
+  /// instance.
+  var isPreparable: Bool { asyncInitializer != nil && !takesContainer && isShared }
 }
 
 /// A registration for properties of type `Property`.
@@ -219,7 +225,7 @@ extension InitializerRegistry {
 ///
 /// `@unchecked Sendable` as its base: its only stored property is a `let` `@Sendable` closure.
 @usableFromInline final class Registration<Property>: AnyRegistration, @unchecked Sendable {
-  /// Builds the value for a sender; called with no lock of LazyInject held.
+  /// Builds the value for a container; called with no lock of LazyInject held.
   @usableFromInline let make: @Sendable (AnyObject) throws -> Property
 
   init(source: RuleSource, make: @escaping @Sendable (AnyObject) throws -> Property) {
@@ -227,7 +233,7 @@ extension InitializerRegistry {
     super.init(source: source)
   }
 
-  override func makeAny(_ sender: AnyObject) throws -> Any { try make(sender) }
+  override func makeAny(_ container: AnyObject) throws -> Any { try make(container) }
 }
 
 /// The description of a registration: what diagnostics and `$property.rule` print.
@@ -258,10 +264,18 @@ package final class RuleSource: Sendable {
     fileID: StaticString, line: UInt, isMainActor: Bool, isAsync: Bool, moduleName: String?,
     property: PropertyTarget?, forwardTarget: Any.Type?, in registry: InitializerRegistry
   ) {
-    (self.property, self.forwardTarget, self.propertyType) = (property, forwardTarget, propertyType)
-    (self.containerType, self.scope, self.fileID, self.line) = (containerType, scope, fileID, line)
-    (self.isMainActor, self.isAsync, self.moduleName) = (isMainActor, isAsync, moduleName)
-    (overrideDepth, isInForce) = (registry.overrideDepth, registry.isInForce)
+    self.propertyType = propertyType
+    self.containerType = containerType
+    self.scope = scope
+    self.fileID = fileID
+    self.line = line
+    self.isMainActor = isMainActor
+    self.isAsync = isAsync
+    self.moduleName = moduleName
+    self.property = property
+    self.forwardTarget = forwardTarget
+    overrideDepth = registry.overrideDepth
+    isInForce = registry.isInForce
   }
 
   /// Built on demand: type names cost more than the rest of a registration (30 µs for long

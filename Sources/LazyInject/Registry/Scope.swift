@@ -62,12 +62,23 @@ extension InitializerRegistry {
 package struct InstanceStore {
   package typealias Scope = InitializerRegistry.Scope
   typealias Waiter = CheckedContinuation<Void, Never>
-  /// A build under way: its scope, with that scope's generation when it started; for a
+
+  /// A build under way: its scope, with that scope's reset count when it started; for a
   /// synchronous build, its thread; for an async one (see `asyncInstance`), the tasks that wait
   /// for it, resumed when it ends.
-  private typealias Build = (
-    thread: UnsafeRawPointer?, scope: Scope, generation: Int, waiters: [Waiter]
-  )
+  private struct Build {
+    let thread: UnsafeRawPointer?
+    let scope: Scope
+    let resetCount: Int
+    var waiters: [Waiter] = []
+  }
+
+  /// A build that ended: whether its scope was reset since it started, and the tasks to resume
+  /// (after unlocking).
+  struct EndedBuild {
+    let wasReset: Bool
+    let waiters: [Waiter]
+  }
 
   /// What is kept for a registration, by its identity.
   private var kept: [ObjectIdentifier: Kept] = [:]
@@ -75,7 +86,7 @@ package struct InstanceStore {
   /// async).
   private var builds: [ObjectIdentifier: Build] = [:]
   /// How many times each scope was reset: a build that started before a reset keeps nothing.
-  private var generations: [Scope: Int] = [:]
+  private var resetCounts: [Scope: Int] = [:]
   /// The handles of shared values handed to one read without being kept, by scope, held weakly:
   /// a reset of the scope empties them too.
   private var handedOut: [Scope: [Handle]] = [:]
@@ -90,15 +101,15 @@ package struct InstanceStore {
   }
 
   private struct Kept {
-    /// Keeps the registration, so that its identifier is not reused while the entry lives.
+    /// Keeps the registration, so that its identifier is not reused while this is kept.
     let registration: AnyRegistration
     var value: Any?
     /// The value when it is an object kept strongly: returned with no cast (casting from `Any`
     /// took a sixth of a singleton's first read, measured).
     var object: AnyObject?
     weak var weakObject: AnyObject?
-    /// The handles slots hold for the instance: kept strongly for a `.strong` scope (the fast
-    /// path names them), weakly for `.weak` (slots keep the instance alive).
+    /// The handles slots hold for the instance: kept strongly for `.singleton` and custom scopes
+    /// (the fast path names them), weakly for `.weak` (slots keep the instance alive).
     var handles: [HandleKey: Handle] = [:]
   }
 
@@ -128,17 +139,17 @@ package struct InstanceStore {
   /// Keeps `value` for `registration` by its scope; false if the scope is `.weak` and the value
   /// is no object (nil is kept as nothing).
   mutating func keep(_ value: Any, of registration: AnyRegistration) -> Bool {
-    var entry = Kept(registration: registration)
+    var instance = Kept(registration: registration)
     guard registration.isShared else { return true }
     if registration.isWeak {
       guard let unwrapped = unwrappingOptionals(value) else { return true }
       guard type(of: unwrapped) is AnyObject.Type else { return false }
-      entry.weakObject = unwrapped as AnyObject
+      instance.weakObject = unwrapped as AnyObject
     } else {
-      entry.value = value
-      entry.object = type(of: value) is AnyObject.Type ? value as AnyObject : nil
+      instance.value = value
+      instance.object = type(of: value) is AnyObject.Type ? value as AnyObject : nil
     }
-    kept[ObjectIdentifier(registration)] = entry
+    kept[ObjectIdentifier(registration)] = instance
     return true
   }
 
@@ -188,8 +199,8 @@ package struct InstanceStore {
   /// and the handles of the scope's values (kept or handed out) for the caller to empty.
   mutating func reset(_ scope: Scope?) -> (dropped: [Any], handles: [_LazyObjectBox]) {
     var dropped: [Kept] = []
-    for (key, entry) in kept where scope == nil || entry.registration.scope == scope {
-      dropped.append(entry)
+    for (key, instance) in kept where scope == nil || instance.registration.scope == scope {
+      dropped.append(instance)
       kept[key] = nil
     }
     // The scope asked for; for every scope, each that keeps, builds or handed out something.
@@ -200,14 +211,14 @@ package struct InstanceStore {
       scopes.formUnion(handedOut.keys)
     }
     for scope in scopes {
-      generations[scope, default: 0] += 1
+      resetCounts[scope, default: 0] += 1
       released[scope]?.removeAll { $0.object == nil }
     }
     var handles: [_LazyObjectBox] = []
-    for entry in dropped {
-      // The instance of every handle the entry has: noted once, by its rule's scope.
-      handles += entry.handles.values.compactMap(\.box)
-      noteReleased(entry.value ?? entry.weakObject, builtBy: entry.registration.source)
+    for instance in dropped {
+      // The instance of every handle it has: noted once, by its rule's scope.
+      handles += instance.handles.values.compactMap(\.box)
+      noteReleased(instance.value ?? instance.weakObject, builtBy: instance.registration.source)
     }
     for scope in scopes {
       for handle in handedOut.removeValue(forKey: scope)?.compactMap(\.box) ?? [] {
@@ -239,14 +250,16 @@ package struct InstanceStore {
   /// The class instances that resets of `scope` released and that are still alive, with their
   /// rules.
   package func released(of scope: Scope) -> [(AnyObject, InitializerRegistry.Rule)] {
-    released[scope, default: []].compactMap { entry in entry.object.map { ($0, entry.rule.rule) } }
+    released[scope, default: []].compactMap { released in
+      released.object.map { object in (object, released.rule.rule) }
+    }
   }
 
   /// Every instance kept, of every scope.
   package var keptInstances: [Any] { kept.values.compactMap { $0.value ?? $0.weakObject } }
 
   /// How many times `scope` was reset.
-  func generation(of scope: Scope) -> Int { generations[scope, default: 0] }
+  func resetCount(of scope: Scope) -> Int { resetCounts[scope, default: 0] }
 
   /// The thread building `registration`'s instance, if any.
   func builder(of registration: AnyRegistration) -> UnsafeRawPointer? {
@@ -254,25 +267,29 @@ package struct InstanceStore {
   }
 
   /// Notes that `thread` builds `registration`'s instance (`endBuild` ends it).
-  mutating func setBuilder(_ thread: UnsafeRawPointer, of registration: AnyRegistration) {
+  mutating func startBuild(of registration: AnyRegistration, on thread: UnsafeRawPointer) {
     let scope = registration.scope
-    builds[ObjectIdentifier(registration)] = (thread, scope, generation(of: scope), [])
+    builds[ObjectIdentifier(registration)] = Build(
+      thread: thread, scope: scope, resetCount: resetCount(of: scope))
   }
 
   /// Notes that the calling task builds `registration`'s instance asynchronously, and returns
   /// true; or, if another task does, returns false, and `waiter` is resumed when that build ends.
-  mutating func claimAsyncBuild(of registration: AnyRegistration, orWait waiter: Waiter) -> Bool {
+  mutating func startAsyncBuild(of registration: AnyRegistration, orWait waiter: Waiter) -> Bool {
     let key = ObjectIdentifier(registration)
-    builds[key]?.waiters.append(waiter)
-    guard builds[key] == nil else { return false }
-    builds[key] = (nil, registration.scope, generation(of: registration.scope), [])
+    if builds[key] != nil {
+      builds[key]?.waiters.append(waiter)
+      return false
+    }
+    let scope = registration.scope
+    builds[key] = Build(thread: nil, scope: scope, resetCount: resetCount(of: scope))
     return true
   }
 
-  /// Ends the build of `registration` (synchronous or async): whether its scope was reset
-  /// meanwhile, and the tasks to resume (after unlocking).
-  mutating func endBuild(of registration: AnyRegistration) -> (wasReset: Bool, [Waiter]) {
+  /// Ends the build of `registration` (synchronous or async).
+  mutating func endBuild(of registration: AnyRegistration) -> EndedBuild {
     let build = builds.removeValue(forKey: ObjectIdentifier(registration))
-    return (build?.generation != generation(of: registration.scope), build?.waiters ?? [])
+    let wasReset = build?.resetCount != resetCount(of: registration.scope)
+    return EndedBuild(wasReset: wasReset, waiters: build?.waiters ?? [])
   }
 }

@@ -18,7 +18,9 @@ internal protocol _ValueRecord: AnyObject { var anyValue: Any { get } }
   internal let uses: LayersUsed
 
   internal init(_ value: Value, origin: ValueOrigin?, uses: LayersUsed) {
-    (self.value, self.origin, self.uses) = (value, origin, uses)
+    self.value = value
+    self.origin = origin
+    self.uses = uses
   }
 
   internal var anyValue: Any { value }
@@ -28,8 +30,7 @@ internal protocol _ValueRecord: AnyObject { var anyValue: Any { get } }
   ///
   /// Call with the slot lock held.
   @inlinable internal static func value(at word: UInt) -> Value {
-    Unmanaged<_LazyBox<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
-      ._withUnsafeGuaranteedRef { $0.value }
+    RawMemory.withObject(atWord: word, as: _LazyBox<Value>.self) { box in box.value }
   }
 }
 
@@ -51,46 +52,51 @@ internal protocol _ValueRecord: AnyObject { var anyValue: Any { get } }
   /// The override layers in force when the object was made, for its first read; nil for a value.
   internal let creation: CreationLayers?
 
-  /// Publishes the class to the shims before the first box can reach a slot.
-  private static let publication: Void = _lazyinject_set_object_box_class(
-    unsafeBitCast(_LazyObjectBox.self, to: UInt.self))
-
   /// A box of `object`, or for a value of a non-class `Value`, of a `_LazyBox` holding it.
   internal convenience init<Value>(_ value: Value, origin: ValueOrigin?, uses: LayersUsed) {
-    let object: AnyObject =
-      isSingleReference(Value.self)
-      ? unsafeBitCast(value, to: AnyObject.self) : _LazyBox(value, origin: origin, uses: uses)
-    self.init(UInt(bitPattern: Unmanaged.passRetained(object).toOpaque()), origin, uses, nil)
+    let object: AnyObject
+    if isSingleReference(Value.self) {
+      object = RawMemory.object(of: value)
+    } else {
+      object = _LazyBox(value, origin: origin, uses: uses)
+    }
+    self.init(word: RawMemory.retainedWord(of: object), origin: origin, uses: uses, creation: nil)
   }
 
   /// What a property starts with where override layers may be in force: the calling task's
   /// layers (see `CreationLayers.current`), or nil.
   internal static func creation() -> AnyObject? {
-    CreationLayers.current.map { _LazyObjectBox(0, nil, LayersUsed(), $0) }
+    guard let creation = CreationLayers.current else { return nil }
+    return _LazyObjectBox(word: 0, origin: nil, uses: LayersUsed(), creation: creation)
   }
 
   /// An emptied handle of a value of the rule `origin`: its slot is unresolved.
   internal static func emptied(origin: RuleSource) -> _LazyObjectBox {
-    _LazyObjectBox(0, .registration(origin), LayersUsed(), nil)
+    _LazyObjectBox(word: 0, origin: .registration(origin), uses: LayersUsed(), creation: nil)
   }
 
-  private init(
-    _ word: UInt, _ origin: ValueOrigin?, _ uses: LayersUsed, _ creation: CreationLayers?
-  ) {
-    _ = Self.publication
-    (self.word, self.origin, self.uses, self.creation) = (word, origin, uses, creation)
+  private init(word: UInt, origin: ValueOrigin?, uses: LayersUsed, creation: CreationLayers?) {
+    // The class is known to the shims before the first box can reach a slot: until then, the hot
+    // read takes no word for a box (see `SlotWord.content`).
+    if _lazyinject_object_box_class() == 0 {
+      _lazyinject_set_object_box_class(UInt(bitPattern: metadataAddress(of: _LazyObjectBox.self)))
+    }
+    self.word = word
+    self.origin = origin
+    self.uses = uses
+    self.creation = creation
   }
 
   deinit {
-    UnsafeRawPointer(bitPattern: word).map { Unmanaged<AnyObject>.fromOpaque($0).release() }
+    RawMemory.release(word)
   }
 
   /// The value the handle holds, if any: its object, or the value of the `_LazyBox` it holds.
   ///
   /// Read under the state lock of the registry that keeps the handle, which alone empties it.
   internal var value: Any? {
-    guard let object = UnsafeRawPointer(bitPattern: word) else { return nil }
-    let held = Unmanaged<AnyObject>.fromOpaque(object).takeUnretainedValue()
+    guard word != 0 else { return nil }
+    let held = RawMemory.object(atWord: word)
     guard let box = held as? any _ValueRecord else { return held }
     return box.anyValue
   }
@@ -98,20 +104,19 @@ internal protocol _ValueRecord: AnyObject { var anyValue: Any { get } }
   /// The class of the object at `word`, as a word (`type(of:)`: the compiler's own load of the
   /// class, authenticated where pointers are signed).
   @inlinable internal static func classWord(of word: UInt) -> UInt {
-    Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
-      ._withUnsafeGuaranteedRef { unsafeBitCast(type(of: $0), to: UInt.self) }
+    RawMemory.withObject(atWord: word, as: AnyObject.self) { object in
+      UInt(bitPattern: metadataAddress(of: type(of: object)))
+    }
   }
 
   /// The `word` of the box at `word`, read without retaining the box.
   @inlinable internal static func inner(at word: UInt) -> UInt {
-    Unmanaged<_LazyObjectBox>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
-      ._withUnsafeGuaranteedRef { $0.word }
+    RawMemory.withObject(atWord: word, as: _LazyObjectBox.self) { box in box.word }
   }
 
   /// The box at `word`, not retained: call with the slot lock held.
   internal static func box(at word: UInt) -> _LazyObjectBox {
-    Unmanaged<_LazyObjectBox>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
-      .takeUnretainedValue()
+    unsafeDowncast(RawMemory.object(atWord: word), to: _LazyObjectBox.self)
   }
 
   /// Empties `handles` for a reset of their scope, and returns the values they held (their +1),
@@ -137,7 +142,7 @@ internal protocol _ValueRecord: AnyObject { var anyValue: Any { get } }
   internal static func release(_ words: [UInt]) {
     SlotLock.assertNoLockHeld()
     for word in words {
-      UnsafeRawPointer(bitPattern: word).map { Unmanaged<AnyObject>.fromOpaque($0).release() }
+      RawMemory.release(word)
     }
   }
 }

@@ -26,7 +26,7 @@ extension InitializerRegistry {
   /// read is slower than an unrecorded one (BENCHMARKS.md says by how much). Starting again
   /// while recording starts over.
   public static func startRecording() {
-    Recorder.entries.withLock { $0 = (Recorder.now, []) }
+    Recorder.recording.withLock { $0 = Recorder.Recording(start: Recorder.now) }
     _lazyinject_set_recording(1)
   }
 
@@ -36,49 +36,102 @@ extension InitializerRegistry {
   /// recorded when it ends.
   public static func stopRecording() -> Timeline {
     _lazyinject_set_recording(0)
-    let (start, entries) = Recorder.entries.withLock { $0.take() } ?? (0, [])
-    return Timeline(entries.filter { $0.start >= start }, since: start)
+    guard let recording = Recorder.recording.withLock({ $0.take() }) else {
+      return Timeline([], since: 0)
+    }
+    let records = recording.records.filter { $0.start >= recording.start }
+    return Timeline(records, since: recording.start)
   }
 }
 
-/// The raw record of a build or a wait.
+/// The raw records of builds and waits while recording.
 internal enum Recorder {
-  struct Entry {
-    let built: ValueOrigin?  // What built the value; nil for a wait.
+  /// Where a build or a wait ran: a thread, or the task of an async build or wait.
+  ///
+  /// A timeline numbers each kind from 1 (`Timeline.Track`).
+  enum TrackKey: Hashable {
+    /// A thread, by its identity (`_lazyinject_thread_identity`).
+    case thread(UnsafeRawPointer)
+    /// A task, by its hash.
+    case task(Int)
+  }
+
+  /// One build or wait.
+  struct Record {
+    /// What built the value; nil for a wait.
+    let built: ValueOrigin?
     let step: WaitGraph.Step
-    let entry: InitializerRegistry.Timeline.Build.Entry
-    /// `"t"` and the thread's address, or for an async build or wait, `"a"` and its task's hash.
-    let track: String
+    let trigger: InitializerRegistry.Timeline.Build.Trigger
+    let track: TrackKey
     let isMainThread: Bool
     let start: UInt64
     let end: UInt64
   }
 
-  /// When recording started, and what was recorded since; nil when not recording.
-  static let entries = Protected<(UInt64, [Entry])?>(nil)
+  /// When recording started, and what was recorded since.
+  struct Recording {
+    let start: UInt64
+    var records: [Record] = []
+  }
+
+  /// The recording under way; nil when not recording.
+  static let recording = Protected<Recording?>(nil)
 
   static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
 
   /// The time now if recording (a bit of the flags word that turns the fast path off), else 0:
-  /// what `note` takes as a start.
+  /// what a note takes as a start.
   @inline(__always) static var start: UInt64 { _lazyinject_overrides_used() & 2 == 0 ? 0 : now }
 
-  /// Records a build by `built` (nil: a wait) of `step` since `start`, unless `start` is 0; a
-  /// synchronous build's step is the innermost resolution's; `entry` is an async one's.
+  /// Records a synchronous build by `origin` since `start`, on this thread, of the innermost
+  /// resolution's step; nothing if `start` is 0.
+  static func note(built origin: ValueOrigin, since start: UInt64) {
+    add(built: origin, step: nil, trigger: nil, since: start)
+  }
+
+  /// Records an async build by `origin` of `step`, asked for by `trigger` (`load()` or
+  /// `prepare()`), since `start`, on this task; nothing if `start` is 0.
   static func note(
-    _ built: ValueOrigin?, _ step: WaitGraph.Step? = nil,
-    entry: InitializerRegistry.Timeline.Build.Entry? = nil, since start: UInt64
+    built origin: ValueOrigin, of step: WaitGraph.Step,
+    trigger: InitializerRegistry.Timeline.Build.Trigger,
+    since start: UInt64
+  ) {
+    add(built: origin, step: step, trigger: trigger, since: start)
+  }
+
+  /// Records a wait for `step` since `start`: on this thread, or, with the `trigger` of an async
+  /// build, on this task; nothing if `start` is 0.
+  static func note(
+    waitFor step: WaitGraph.Step, trigger: InitializerRegistry.Timeline.Build.Trigger? = nil,
+    since start: UInt64
+  ) {
+    add(built: nil, step: step, trigger: trigger, since: start)
+  }
+
+  /// Records a build (`built`) or a wait (nil) of `step`, or of the innermost resolution's step.
+  ///
+  /// An async one (with a `trigger`) runs on a task; a synchronous build is asked for by a read
+  /// or by `resolve(_:for:)`, as the innermost frame says.
+  private static func add(
+    built: ValueOrigin?, step: WaitGraph.Step?,
+    trigger: InitializerRegistry.Timeline.Build.Trigger?,
+    since start: UInt64
   ) {
     guard start != 0 else { return }  // Not recording: no other work.
     let frame = ResolutionFrame.current?.pointee
     guard let step = step ?? frame?.step else { return }
-    let track =
-      entry == nil
-      ? "t\(UInt(bitPattern: _lazyinject_thread_identity()))"
-      : "a\(withUnsafeCurrentTask { $0?.hashValue } ?? 0)"
-    let recorded = Entry(
-      built: built, step: step, entry: entry ?? (frame?.slot == nil ? .resolve : .read),
-      track: track, isMainThread: isOnMainActor(), start: start, end: now)
-    entries.withLock { $0?.1.append(recorded) }
+    let track: TrackKey
+    let recordedTrigger: InitializerRegistry.Timeline.Build.Trigger
+    if let trigger {
+      track = .task(withUnsafeCurrentTask { $0?.hashValue } ?? 0)
+      recordedTrigger = trigger
+    } else {
+      track = .thread(_lazyinject_thread_identity())
+      recordedTrigger = frame?.slot == nil ? .resolve : .read
+    }
+    let record = Record(
+      built: built, step: step, trigger: recordedTrigger, track: track,
+      isMainThread: isOnMainActor(), start: start, end: now)
+    recording.withLock { $0?.records.append(record) }
   }
 }

@@ -21,7 +21,11 @@ extension InitializerRegistry {
     return try Self.resolve(propertyType, for: container, registry: self, outcome: &outcome)
   }
 
-  /// The resolution: the decision, the main-actor check, forwards, scopes, the tracer.
+  /// The resolution, in order: decide what serves `propertyType` for `container` and check that a
+  /// main-actor rule is asked on the main actor (`serve`, which also makes what is decided
+  /// outright: `init()`'s value, or nil for an optional); then get the rule's value: a forward's
+  /// target, a `.unique` rule's build, or a shared instance; then record what was used and tell
+  /// the tracer (`finish`).
   ///
   /// The decision takes every layer's rules, `init()` and optionals. A first read that its fast
   /// path does not serve, ``resolve(_:for:)``, the synchronous part of `load()` and a forward's
@@ -42,16 +46,16 @@ extension InitializerRegistry {
       outcome: &outcome)
     let value: Property
     switch served.source {
-    case .registration(let registration, let owner):
-      if let target = registration.source.forwardTarget {
-        value = try forward(
-          registration, to: target, for: container, from: served.asked.baseRegistry,
-          outcome: &outcome)
-      } else {
-        value = try owner.instance(
-          of: registration, as: propertyType, for: container, frame: frame,
-          stack: served.stack, outcome: &outcome)
-      }
+    case .forward(let registration, let target):
+      value = try forward(
+        registration, to: target, for: container, from: served.asked.baseRegistry,
+        outcome: &outcome)
+    case .build(let registration):
+      value = try build(registration, as: propertyType, for: container)
+    case .sharedInstance(let registration, let owner):
+      value = try owner.sharedInstance(
+        of: registration, as: propertyType, for: container, frame: frame, stack: served.stack,
+        outcome: &outcome)
     case .value(let made):
       value = made as! Property
     }
@@ -79,13 +83,19 @@ extension InitializerRegistry {
         start: served.start))
   }
 
-  /// What serves a resolution: the decision's answer, narrowed to what the build needs.
+  /// What serves a resolution: the decision's answer, narrowed to what getting the value needs.
   ///
   /// Small, so that a deep chain of resolutions keeps little of it on the stack.
   private struct Served {
     enum Source {
-      case registration(AnyRegistration, owner: InitializerRegistry)
-      /// Built already: `init()`'s value, or nil for an optional.
+      /// A forward: its target, resolved for the same container.
+      case forward(AnyRegistration, target: Any.Type)
+      /// A `.unique` rule, built now.
+      case build(AnyRegistration)
+      /// A shared (`.singleton`, `.weak`, custom-scope) or async rule of `owner`: the instance its
+      /// scope keeps, or one built once.
+      case sharedInstance(AnyRegistration, owner: InitializerRegistry)
+      /// Made by the decision already: `init()`'s value, or nil for an optional.
       case value(Any)
     }
 
@@ -98,7 +108,8 @@ extension InitializerRegistry {
 
   /// Decides what serves `property` for `container` (takes `decided` if the caller decided),
   /// with the task's layers over `asked`, checks that a main-actor rule is asked on the main
-  /// actor, and records in `outcome` and `frame` what the decision says of the value.
+  /// actor, and records in `outcome` and `frame` what the decision says of the value; makes
+  /// `init()`'s value, or nil for an optional, on the spot.
   ///
   /// Out of line, so that a deep chain of resolutions keeps only `Served` on its stack.
   ///
@@ -111,12 +122,14 @@ extension InitializerRegistry {
     let stack = _lazyinject_overrides_used() == 0 ? nil : OverrideScope.current
     let registries = (stack?.searchOrder(over: asked) ?? []) + [asked]
     let containerClass: AnyClass = type(of: container)
+    let identity: PropertyIdentity
+    if let slot = frame.pointee.slot {
+      identity = .object(container, offset: slot - frame.pointee.container)
+    } else {
+      identity = .none
+    }
     let decision =
-      decided
-      ?? asked.decide(
-        property, in: containerClass,
-        for: frame.pointee.slot.map { .object(container, offset: $0 - frame.pointee.container) }
-          ?? .none, searching: registries)
+      decided ?? asked.decide(property, in: containerClass, for: identity, searching: registries)
     outcome.isObserved = decision.isObserved
     let owner = decision.owner ?? asked
     // A value its pair's first rule built is stored unboxed: only the registry's own.
@@ -129,15 +142,27 @@ extension InitializerRegistry {
       if registration.source.isMainActor && !isOnMainActor() {
         throw ResolutionError.requiresMainActor(frame: frame.pointee)
       }
-      if owner !== asked { frame.pointee.uses.add(LayersUsed(owner)) }
+      if owner !== asked {
+        frame.pointee.uses.add(LayersUsed(owner))
+      }
       outcome.origin = .registration(registration.source)
-      source = .registration(registration, owner: owner)
+      if let target = registration.source.forwardTarget {
+        source = .forward(registration, target: target)
+      } else if registration.isShared || registration.source.isAsync {
+        outcome.fastPathVersion = decision.fastPathVersion
+        source = .sharedInstance(registration, owner: owner)
+      } else {
+        if let version = decision.fastPathVersion {
+          // Before the build: the reads its initializer makes of the same pair take the table.
+          FastPath.record(
+            building: registration, for: property, in: containerClass,
+            isObserved: decision.isObserved, version: version)
+        }
+        source = .build(registration)
+      }
     case .defaultInitializer(let initializable):
       outcome.origin = .defaultInitializer(property)
-      SlotLock.assertNoLockHeld()
-      let start = Recorder.start
-      source = .value(initializable.init())
-      if start != 0 { Recorder.note(.defaultInitializer(property), since: start) }
+      source = .value(buildDefault(initializable, for: property))
     case .absentOptional:
       source = .value((property as! any _OptionalDependency.Type).none)
     case .missing, .undecided:
@@ -147,12 +172,44 @@ extension InitializerRegistry {
       throw ResolutionError.invalidPropertyKeyPath(
         rule: rule.rule, containerClass: containerClass, ownerClass: ownerClass)
     }
-    // The decision has the tracer of the registry that served.
     let isTraced = (owner === asked ? decision.tracer : asked.tracer) != nil
     return Served(source: source, asked: asked, stack: stack, start: isTraced ? Recorder.now : 0)
   }
 
-  /// The value of a forward `registration` to `target`: `target` resolved for the same sender
+  /// Builds `registration`'s value for `container` as a `Property` (wrapped, for a rule of `T`
+  /// serving a `T?` property), with no lock of LazyInject held; an error of the initializer other
+  /// than a nested resolution's is wrapped with the rule and the chain.
+  static func build<Property>(
+    _ registration: AnyRegistration, as property: Property.Type, for container: AnyObject
+  ) throws -> Property {
+    SlotLock.assertNoLockHeld()
+    let start = Recorder.start
+    defer {
+      if start != 0 { Recorder.note(built: .registration(registration.source), since: start) }
+    }
+    do {
+      guard registration.propertyType == property else {
+        return try registration.makeAny(container) as! Property
+      }
+      return try unsafeDowncast(registration, to: Registration<Property>.self).make(container)
+    } catch {
+      throw failure(error, of: registration)
+    }
+  }
+
+  /// The value of `init()` of `initializable`, which serves `property` (itself, or `T?` for
+  /// `T`), with no lock of LazyInject held.
+  private static func buildDefault(
+    _ initializable: any DefaultInitializable.Type, for property: Any.Type
+  ) -> Any {
+    SlotLock.assertNoLockHeld()
+    let start = Recorder.start
+    let value = initializable.init()
+    if start != 0 { Recorder.note(built: .defaultInitializer(property), since: start) }
+    return value
+  }
+
+  /// The value of a forward `registration` to `target`: `target` resolved for the same container
   /// from `registry` with the layers in force (a mock of the target is forwarded too), then cast;
   /// for a slot, with the handle of a shared target that slots of the forwarded type share.
   private static func forward<Property>(
@@ -202,6 +259,9 @@ extension InitializerRegistry {
     var handle: _LazyObjectBox?
     /// The handle a forward asks its target's shared instance for, if any.
     var handles: Handles?
+    /// The fast path table's version, if the decision was the pair's plan alone: a shared rule's
+    /// kept instance may then be recorded in the table (see `FastPath`).
+    var fastPathVersion: UInt64?
 
     @inlinable init() {}
   }

@@ -63,7 +63,9 @@ public struct ResolutionError: Error, CustomStringConvertible {
   public let underlyingError: (any Error)?
 
   package init(_ kind: Kind, _ description: String, underlyingError: (any Error)? = nil) {
-    (self.kind, self.description, self.underlyingError) = (kind, description, underlyingError)
+    self.kind = kind
+    self.description = description
+    self.underlyingError = underlyingError
   }
 
   /// The error for a rule whose key path leads to a property of another object than the one
@@ -100,13 +102,18 @@ extension ResolutionError {
     _ property: Any.Type, in containerClass: AnyClass, frame: ResolutionFrame,
     registries: [InitializerRegistry]
   ) -> ResolutionError {
-    let (name, container) = (typeName(property), typeName(containerClass))
+    let name = typeName(property)
+    let container = typeName(containerClass)
     let propertyPath = frame.slot == nil ? nil : frame.step.container
     let layers = InitializerRegistry.layerCount(of: registries)
-    let registered = registries.flatMap(\.registrations).filter { $0.propertyType == property }
-      .map(\.rule).sorted { a, b in  // Innermost layer first, then by name.
-        (b.overrideDepth, a.containerTypeName ?? "") < (a.overrideDepth, b.containerTypeName ?? "")
+    let rules = registries.flatMap(\.registrations).filter { $0.propertyType == property }
+    let registered = rules.map(\.rule).sorted { first, second in
+      // The innermost layer first, then by container name.
+      if first.overrideDepth != second.overrideDepth {
+        return first.overrideDepth > second.overrideDepth
       }
+      return (first.containerTypeName ?? "") < (second.containerTypeName ?? "")
+    }
     let nearMisses = InitializerRegistry.nearMisses(for: property, in: registries)
     let inLayers =
       layers == 0
@@ -188,7 +195,9 @@ extension ResolutionError {
   /// The error of a synchronous resolution of `what` (`"T in C.property"`) that met the async
   /// `registration` with no instance kept; or without one, of a synchronous read of a property
   /// that a `load()` is building: a synchronous read never waits for an async initializer.
-  static func requiresLoad(_ what: String, _ registration: AnyRegistration?) -> ResolutionError {
+  static func requiresLoad(for what: String, rule registration: AnyRegistration?)
+    -> ResolutionError
+  {
     let why =
       registration.map { "its rule is async (\($0.rule)) and its scope keeps no instance yet" }
       ?? "load() is building it with an async initializer, which a synchronous read never waits for"
@@ -221,10 +230,11 @@ extension ResolutionError {
   static func forwardTargetMismatch(
     forwarded: Any.Type, target: Any.Type, value: Any, site: String, chain: [ResolutionFrame]
   ) -> ResolutionError {
-    let (forwarded, target) = (typeName(forwarded), typeName(target))
+    let forwardedName = typeName(forwarded)
+    let targetName = typeName(target)
     let what = chain.last.map { " for \($0.step.container)" } ?? ""
     var lines = [
-      "LazyInject cannot forward \(forwarded) to \(target)\(what): the \(target) it resolved, a \(typeName(type(of: value))), is not a \(forwarded)."
+      "LazyInject cannot forward \(forwardedName) to \(targetName)\(what): the \(targetName) it resolved, a \(typeName(type(of: value))), is not a \(forwardedName)."
     ]
     lines += neededBy(chain) + ["Forward registered at \(site)."]
     if !isOnMainActor() {
@@ -233,7 +243,8 @@ extension ResolutionError {
       )
     }
     lines.append(
-      "Fix: make \(target) conform to \(forwarded), or forward \(forwarded) to a type that does.")
+      "Fix: make \(targetName) conform to \(forwardedName), or forward \(forwardedName) to a type that does."
+    )
     return ResolutionError(.forwardTargetMismatch, lines.joined(separator: "\n"))
   }
 

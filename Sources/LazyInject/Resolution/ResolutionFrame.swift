@@ -37,16 +37,22 @@ import _LazyInjectShims
     property: Any.Type, container: UnsafeRawPointer, slot: UnsafeRawPointer?,
     parent: UnsafeMutablePointer<ResolutionFrame>?, depth: Int
   ) {
-    (self.property, self.container, self.slot, self.parent) = (property, container, slot, parent)
-    (self.depth, building, uses) = (depth, nil, LayersUsed())
+    self.property = property
+    self.container = container
+    self.slot = slot
+    self.parent = parent
+    self.depth = depth
+    building = nil
+    uses = LayersUsed()
   }
 
   /// What it builds, as messages name it: its `summary` is `"ResourceLoader in
   /// UsersViewController.resourceLoader"` (without the property's name for an explicit
   /// `resolve`), its `container` `"UsersViewController.resourceLoader"`.
   var step: WaitGraph.Step {
-    let object = Unmanaged<AnyObject>.fromOpaque(container).takeUnretainedValue()
-    return .property(property, in: type(of: object), offset: slot.map { $0 - container })
+    let object = RawMemory.object(at: container)
+    let offset = slot.map { slot in slot - container }
+    return .property(property, in: type(of: object), offset: offset)
   }
 
   /// The innermost resolution under way on this thread, if any.
@@ -70,7 +76,7 @@ import _LazyInjectShims
     }
     let pointer = _lazyinject_frame_arena(UInt(MemoryLayout<ResolutionFrame>.stride * maximumDepth))
       .bindMemory(to: ResolutionFrame.self, capacity: maximumDepth)
-    let object = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let object = RawMemory.address(of: container)
     pointer.initialize(
       to: ResolutionFrame(property: property, container: object, slot: slot, parent: nil, depth: 0))
     _lazyinject_set_current_frame(pointer)
@@ -83,7 +89,7 @@ import _LazyInjectShims
   ) throws -> UnsafeMutablePointer<ResolutionFrame> {
     assert(_isPOD(ResolutionFrame.self), "a frame field that is not trivial would leak")
     let parent = current
-    let address = UnsafeRawPointer(Unmanaged.passUnretained(container).toOpaque())
+    let address = RawMemory.address(of: container)
     if let error = cycleError(resolving: property, for: address, slot: slot) { throw error }
     // `cycleError` stops at `maximumDepth`, so the arena has room for the frame.
     let pointer =
@@ -153,7 +159,8 @@ import _LazyInjectShims
   static func cycleError(
     resolving property: Any.Type, for address: UnsafeRawPointer, slot: UnsafeRawPointer?
   ) -> ResolutionError? {
-    var (next, closesCycle) = (current, false)
+    var next = current
+    var closesCycle = false
     let isTooDeep =
       (next?.pointee.depth ?? -1) + 1 >= maximumDepth || _lazyinject_stack_is_low() != 0
     while !isTooDeep, !closesCycle, let frame = next?.pointee {

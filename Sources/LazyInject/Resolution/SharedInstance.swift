@@ -5,42 +5,6 @@ import _LazyInjectShims
 // holding it share, and the resets that reach those slots.
 
 extension InitializerRegistry {
-  /// The value of `registration`, one of this registry's rules, for `container`, as a
-  /// `Property`: built, or found where its scope keeps it; for a shared value asked through a
-  /// slot (`outcome.handle` wanted), the handle the slot keeps.
-  ///
-  /// `stack` is the calling task's override layers. A registration of another type is a rule of
-  /// `T` serving a `T?` property: its value is wrapped. Of an async registration, only what its
-  /// scope keeps: a synchronous resolution never awaits.
-  internal func instance<Property>(
-    of registration: AnyRegistration, as property: Property.Type, for container: AnyObject,
-    frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?, outcome: inout Outcome
-  ) throws -> Property {
-    // No other frame on the stack: deep chains of first reads take this way.
-    guard registration.isShared || registration.source.isAsync else {
-      return try Self.build(registration, as: property, for: container)
-    }
-    return try sharedInstance(
-      of: registration, as: property, for: container, frame: frame, stack: stack, outcome: &outcome)
-  }
-
-  /// Builds `registration`'s value for `container` as a `Property` (wrapped, for a rule of `T`
-  /// serving a `T?` property), with no lock of LazyInject held; an error of the initializer other
-  /// than a nested resolution's is wrapped with the rule and the chain.
-  private static func build<Property>(
-    _ registration: AnyRegistration, as property: Property.Type, for container: AnyObject
-  ) throws -> Property {
-    SlotLock.assertNoLockHeld()
-    let start = Recorder.start
-    defer { if start != 0 { Recorder.note(.registration(registration.source), since: start) } }
-    do {
-      guard registration.propertyType == property else {
-        return try registration.makeAny(container) as! Property
-      }
-      return try unsafeDowncast(registration, to: Registration<Property>.self).make(container)
-    } catch { throw failure(error, of: registration) }
-  }
-
   /// How to make the handle that the slots of one property type share for a shared value, and
   /// the key it is shared by: the property type and the rule that serves the property (a forward
   /// asks its target's rule for a handle of its own).
@@ -49,90 +13,131 @@ extension InitializerRegistry {
     let make: (Any, LayersUsed) -> _LazyObjectBox?
 
     init<Property>(_: Property.Type, rule: RuleSource) {
-      key = .init(property: ObjectIdentifier(Property.self), rule: ObjectIdentifier(rule))
+      key = InstanceStore.HandleKey(
+        property: ObjectIdentifier(Property.self), rule: ObjectIdentifier(rule))
       make = { value, uses in
-        (value as? Property).map { _LazyObjectBox($0, origin: .registration(rule), uses: uses) }
+        guard let property = value as? Property else { return nil }
+        return _LazyObjectBox(property, origin: .registration(rule), uses: uses)
       }
     }
   }
 
-  /// How many times `scope` was reset in this registry: what `keep` compares across a build.
-  func generation(of scope: Scope) -> Int { withState { $0.instances.generation(of: scope) } }
-
-  /// The override layers above this registry, over the same registry, outermost first (a layer's
-  /// own rules before its in-force ones): those that may keep an instance of this registry's
-  /// rules whose build used them.
-  private func adopters(in stack: OverrideStack?) -> [InitializerRegistry] {
-    (stack?.layers ?? []).flatMap { layer in
-      layer.base == root && layer.registry.overrideDepth > overrideDepth
-        ? [layer.registry, layer.inForce] : []
-    }
+  /// A shared instance found or built: the value, the handle its slot keeps (if a slot asked for
+  /// one), and who keeps it.
+  struct SharedValue {
+    let value: Any
+    let handle: _LazyObjectBox?
+    let keeper: Keeper
   }
 
-  /// The instance of `registration` kept by one of `adopters` (the innermost first) or by this
-  /// registry, whose `state` the caller holds, with the handle `handle` asks for; adds the layer
-  /// that kept it to `uses`.
-  private func kept(
-    _ registration: AnyRegistration, in state: inout State, _ adopters: [InitializerRegistry],
-    _ handle: Handles?, _ uses: inout LayersUsed
-  ) -> (Any, _LazyObjectBox?)? {
-    func found(in state: inout State, by layer: InitializerRegistry?) -> (Any, _LazyObjectBox?)? {
-      guard let value = state.instances.instance(of: registration) else { return nil }
-      if let layer { uses.add(LayersUsed(layer)) }
-      return (value, handle.flatMap { share(value, of: registration, in: &state, $0, uses) })
-    }
-    for layer in adopters.reversed() {
-      if let kept = layer.withState({ found(in: &$0, by: layer) }) { return kept }
-    }
-    return found(in: &state, by: nil)
+  /// Who keeps a shared instance: what the one keeper policy decides (`keeper(of:...)`).
+  enum Keeper {
+    /// The registry whose rule built it.
+    case registry
+    /// An override layer over that registry.
+    case layer(InitializerRegistry)
+    /// Nobody: the value goes to the read that asked, alone.
+    case nobody
   }
 
-  /// The handle slots share for `value`, `registration`'s instance kept in `state` (handed out
-  /// there if not kept), made with `uses` if none is alive.
-  private func share(
-    _ value: Any, of registration: AnyRegistration, in state: inout State, _ handle: Handles,
-    _ uses: LayersUsed, isKept: Bool = true
-  ) -> _LazyObjectBox? {
-    if isKept, let box = state.instances.handle(of: registration, as: handle.key) { return box }
-    let made = handle.make(value, uses)
-    made.map { state.instances.share($0, of: registration, as: handle.key, isKept: isKept) }
-    return made
+  /// An override layer that may keep an instance of this registry's rule, with how many times the
+  /// rule's scope had been reset in it when the build started: a reset since means it keeps
+  /// nothing (rule 5 of the keeper policy).
+  struct Adopter {
+    let layer: InitializerRegistry
+    let resetCount: Int
   }
 
-  /// The instance of a shared or async `registration` by its scope (see `instance`), and in
-  /// `outcome` the handle for a slot (or for the forward that asks, `outcome.handles`).
+  /// What a resolution finds under the registry's lock: an instance kept, or the build it must
+  /// run now.
+  private enum SharedLookup {
+    case found(SharedValue)
+    case started(adopters: [Adopter])
+  }
+
+  /// The instance of this registry's shared or async `registration` for `container`, as a
+  /// `Property`: the one its scope keeps, or one built now by exactly one thread and kept by whom
+  /// the keeper policy says; in `outcome`, the handle the slot keeps (or the forward that asks,
+  /// `outcome.handles`) and what the fast path may record.
   ///
-  /// The instance kept, or one built by exactly one thread and kept by whom `keep` says. Other
-  /// threads wait for a build under way, unless waiting would close a cycle (see `WaitGraph`).
-  /// Of an async rule, only the instance kept, else the error that says to prepare or load it.
-  private func sharedInstance<Property>(
+  /// `stack` is the calling task's override layers. Other threads wait for a build under way,
+  /// unless waiting would close a cycle (see `WaitGraph`). Of an async rule, only the instance
+  /// kept, else the error that says to prepare or load it: a synchronous resolution never awaits.
+  func sharedInstance<Property>(
     of registration: AnyRegistration, as property: Property.Type, for container: AnyObject,
     frame: UnsafeMutablePointer<ResolutionFrame>, stack: OverrideStack?, outcome: inout Outcome
   ) throws -> Property {
-    let handle =
-      outcome.handles
-      ?? frame.pointee.slot.map { _ in Handles(Property.self, rule: registration.source) }
-    let adopters = adopters(in: stack)
-    var generations: [Int] = []
-    var found: (value: Any, handle: _LazyObjectBox?)? = try state.lock.withLock {
+    var handles = outcome.handles
+    if handles == nil, frame.pointee.slot != nil {
+      handles = Handles(Property.self, rule: registration.source)
+    }
+    let layers = layersThatMayKeep(in: stack)
+    let shared: SharedValue
+    switch try findOrStartBuild(of: registration, keptBy: layers, handles: handles, frame: frame) {
+    case .found(let found):
+      shared = found
+    case .started(let adopters):
+      // Objects made by the build learn from it which layers keep them (see `CreationLayers`).
+      let sharedBuild = stack == nil ? nil : SharedBuild()
+      let built = Result<Any, any Error> {
+        guard let sharedBuild else {
+          return try Self.build(registration, as: property, for: container)
+        }
+        return try OverrideScope.$sharedBuild.withValue(sharedBuild) {
+          try Self.build(registration, as: property, for: container)
+        }
+      }
+      frame.pointee.building = nil
+      shared = try keep(
+        built, of: registration, uses: frame.pointee.uses, stack: stack, adopters: adopters,
+        build: sharedBuild, handles: handles)
+    }
+    outcome.handle = shared.handle
+    // The pair's next first reads may take the object the registry keeps from the fast path.
+    if let version = outcome.fastPathVersion, case .registry = shared.keeper, !registration.isWeak,
+      isSingleReference(Property.self), let handle = shared.handle
+    {
+      FastPath.record(
+        keptHandle: handle, holding: shared.value as AnyObject, of: registration,
+        for: Property.self, in: type(of: container), isObserved: outcome.isObserved,
+        version: version)
+    }
+    return shared.value as! Property
+  }
+
+  /// Under this registry's lock: the instance of `registration` that one of `layers` or this
+  /// registry keeps, with the handle `handles` asks for; else the build this thread starts, once
+  /// no other thread builds it (waiting on the registry's condition, which is why this takes the
+  /// lock itself rather than through `withState`).
+  ///
+  /// - Throws: `.requiresLoad` for an async rule with nothing kept; a cycle, on this thread or
+  ///   across threads, that waiting would close.
+  private func findOrStartBuild(
+    of registration: AnyRegistration, keptBy layers: [InitializerRegistry], handles: Handles?,
+    frame: UnsafeMutablePointer<ResolutionFrame>
+  ) throws -> SharedLookup {
+    try state.lock.withLock {
       while true {
-        if let found = kept(registration, in: &state.value, adopters, handle, &frame.pointee.uses) {
-          return found
+        let kept = kept(
+          registration, in: &state.value, layers: layers, handles: handles,
+          uses: &frame.pointee.uses)
+        if let kept {
+          return .found(kept)
         }
         // A synchronous resolution never awaits.
         guard !registration.source.isAsync else {
-          throw ResolutionError.requiresLoad(frame.pointee.step.summary, registration)
+          throw ResolutionError.requiresLoad(
+            for: frame.pointee.step.summary, rule: registration)
         }
         let thread = _lazyinject_thread_identity()
         guard let builder = state.value.instances.builder(of: registration) else {
-          state.value.instances.setBuilder(thread, of: registration)
-          generations = adopters.map { $0.generation(of: registration.scope) }
+          state.value.instances.startBuild(of: registration, on: thread)
           frame.pointee.building = ObjectIdentifier(registration)
-          return nil
+          return .started(adopters: adopters(of: registration, among: layers))
         }
         if builder == thread {
-          throw ResolutionError.dependencyCycle(
-            steps: ResolutionFrame.chain.map(\.step.summary) + ["\(registration.rule) again"])
+          let steps = ResolutionFrame.chain.map(\.step.summary) + ["\(registration.rule) again"]
+          throw ResolutionError.dependencyCycle(steps: steps)
         }
         if let cycle = WaitGraph.willWait(for: .registration(ObjectIdentifier(registration))) {
           throw cycle
@@ -140,141 +145,278 @@ extension InitializerRegistry {
         let start = Recorder.start
         state.lock.wait()
         WaitGraph.didWait()
-        Recorder.note(nil, frame.pointee.step, since: start)
+        Recorder.note(waitFor: frame.pointee.step, since: start)
       }
     }
-    if found == nil {
-      // Objects made by the build learn from it which layers keep them (see `CreationLayers`).
-      let sharedBuild = stack == nil ? nil : SharedBuild()
-      let build = { try Self.build(registration, as: property, for: container) }
-      let built = Result<Any, any Error> {
-        try sharedBuild.map { try OverrideScope.$sharedBuild.withValue($0, operation: build) }
-          ?? build()
-      }
-      frame.pointee.building = nil
-      found = try keep(
-        built, of: registration, uses: frame.pointee.uses, stack: stack, adopters: adopters,
-        generations: generations, build: sharedBuild, handle: handle)
-    }
-    outcome.handle = found?.handle
-    return found!.value as! Property
   }
 
-  /// Ends the build of `registration` (waking the threads and tasks that wait for it), then
-  /// keeps its value, built with `uses`, with whom the one keeper policy says (this registry or
-  /// a layer), and tells `build`'s objects; returns it with the handle `handle` asks for (handed
-  /// out in this registry's state when nobody keeps it), or throws the build's error.
+  /// How many times `scope` was reset in this registry: what `keep` compares across a build.
+  func resetCount(of scope: Scope) -> Int { withState { $0.instances.resetCount(of: scope) } }
+
+  /// The override layers above this registry, over the same registry, outermost first (a layer's
+  /// own rules before its in-force ones): those that may keep an instance of this registry's
+  /// rules whose build used them.
+  private func layersThatMayKeep(in stack: OverrideStack?) -> [InitializerRegistry] {
+    var layers: [InitializerRegistry] = []
+    for layer in stack?.layers ?? [] where layer.base == root {
+      if layer.registry.overrideDepth > overrideDepth {
+        layers.append(layer.registry)
+        layers.append(layer.inForce)
+      }
+    }
+    return layers
+  }
+
+  /// `layers`, each with the reset count of `registration`'s scope in it now, as a build starts.
+  private func adopters(of registration: AnyRegistration, among layers: [InitializerRegistry])
+    -> [Adopter]
+  {
+    layers.map { layer in
+      Adopter(layer: layer, resetCount: layer.resetCount(of: registration.scope))
+    }
+  }
+
+  /// The instance of `registration` that one of `layers` (the innermost first) or this registry
+  /// keeps (the caller holds this registry's `state`), with the handle `handles` asks for; adds
+  /// the layer that keeps it to `uses`.
+  private func kept(
+    _ registration: AnyRegistration, in state: inout State, layers: [InitializerRegistry],
+    handles: Handles?, uses: inout LayersUsed
+  ) -> SharedValue? {
+    for layer in layers.reversed() {
+      let kept = layer.withState { layerState -> SharedValue? in
+        guard let value = layerState.instances.instance(of: registration) else { return nil }
+        uses.add(LayersUsed(layer))
+        let handle = handles.flatMap { handles in
+          share(value, of: registration, in: &layerState, handles: handles, uses: uses)
+        }
+        return SharedValue(value: value, handle: handle, keeper: .layer(layer))
+      }
+      if let kept {
+        return kept
+      }
+    }
+    guard let value = state.instances.instance(of: registration) else { return nil }
+    let handle = handles.flatMap { handles in
+      share(value, of: registration, in: &state, handles: handles, uses: uses)
+    }
+    return SharedValue(value: value, handle: handle, keeper: .registry)
+  }
+
+  /// The handle slots share for `value`, `registration`'s instance, in `state`: the one kept
+  /// with it, else one made now with `uses` and recorded there, with the instance if `isKept`,
+  /// else as handed out.
+  private func share(
+    _ value: Any, of registration: AnyRegistration, in state: inout State, handles: Handles,
+    uses: LayersUsed, isKept: Bool = true
+  ) -> _LazyObjectBox? {
+    if isKept, let handle = state.instances.handle(of: registration, as: handles.key) {
+      return handle
+    }
+    guard let made = handles.make(value, uses) else { return nil }
+    state.instances.share(made, of: registration, as: handles.key, isKept: isKept)
+    return made
+  }
+
+  /// The one keeper policy: who keeps the value of this registry's `registration`, built with
+  /// the layers `uses`, for a reader whose layers are `stack`; `adopters` are the layers that may
+  /// keep it, and `wasReset` says whether its scope was reset here during the build.
   ///
-  /// This registry keeps it if the build used no layer, or only this registry's own layer and
-  /// those it nests in (in force now); else the innermost layer used, if it keeps instances here
-  /// (one of `adopters`) and was not reset since the build began (`generations`); else nobody:
-  /// the value goes to that read alone, as when the scope was reset during the build or the
-  /// layers used are no single chain.
+  /// One branch per rule of ARCHITECTURE.md's "Shared instances and the one keeper policy", in
+  /// its order. Synchronous and async builds alike end here (`keep`).
+  private func keeper(
+    of registration: AnyRegistration, builtWith uses: LayersUsed, readerStack stack: OverrideStack?,
+    adopters: [Adopter], wasReset: Bool
+  ) -> Keeper {
+    // Rule 1: the rule's scope was reset here during the build.
+    if wasReset {
+      return .nobody
+    }
+    // Rule 2: no layer was used.
+    guard let used = uses.layer else {
+      return .registry
+    }
+    // Rule 3: the layers used are no single chain, or the reader's stack joins an object's layers
+    // and a reader's that are none.
+    if uses.isMixed || stack?.isMerged == true {
+      return .nobody
+    }
+    // Rule 4: the innermost layer used is this registry or one it nests in, on the reader's chain.
+    if used.depth <= overrideDepth, stack?.chain(through: used.identifier) != nil {
+      return .registry
+    }
+    // Rule 5: that layer, if it is one over this registry in the reader's stack (an adopter) and
+    // its scope was not reset since the build began.
+    guard let adopter = adopters.first(where: { ObjectIdentifier($0.layer) == used.identifier })
+    else {
+      return .nobody
+    }
+    let isResetSince = adopter.layer.resetCount(of: registration.scope) != adopter.resetCount
+    return isResetSince ? .nobody : .layer(adopter.layer)
+  }
+
+  /// Ends the build of `registration` (waking the threads and tasks that wait for it), then keeps
+  /// its value, built with `uses`, with whom the keeper policy says, and tells `build`'s objects;
+  /// returns it with the handle `handles` asks for, or throws the build's error.
   private func keep(
     _ built: Result<Any, any Error>, of registration: AnyRegistration, uses: LayersUsed,
-    stack: OverrideStack?, adopters: [InitializerRegistry], generations: [Int],
-    build: SharedBuild?, handle: Handles?
-  ) throws -> (Any, _LazyObjectBox?) {
-    var (wasReset, waiters) = (false, [InstanceStore.Waiter]())
-    defer { for waiter in waiters { waiter.resume() } }  // After unlocking.
-    return try state.lock.withLock {
-      (wasReset, waiters) = state.value.instances.endBuild(of: registration)
-      state.lock.broadcast()
+    stack: OverrideStack?, adopters: [Adopter], build: SharedBuild?, handles: Handles?
+  ) throws -> SharedValue {
+    var waiters: [InstanceStore.Waiter] = []
+    defer {
+      for waiter in waiters { waiter.resume() }  // After unlocking.
+    }
+    return try withState { state in
+      let ended = state.instances.endBuild(of: registration)
+      waiters = ended.waiters
+      self.state.lock.broadcast()
       let value = try built.get()
-      var keeper: InitializerRegistry? = wasReset ? nil : self
-      if let used = uses.layer, keeper != nil {
-        if uses.isMixed || stack?.isMerged == true {
-          keeper = nil
-        } else if used.depth > overrideDepth || stack?.chain(through: used.identifier) == nil {
-          keeper = adopters.firstIndex { ObjectIdentifier($0) == used.identifier }.flatMap {
-            adopters[$0].generation(of: registration.scope) == generations[$0] ? adopters[$0] : nil
-          }
+      let keeper = keeper(
+        of: registration, builtWith: uses, readerStack: stack, adopters: adopters,
+        wasReset: ended.wasReset)
+      build?.keeper.withLock { $0 = told(keeper) }
+      let handle: _LazyObjectBox?
+      switch keeper {
+      case .registry:
+        handle = try keepAndShare(value, of: registration, in: &state, handles: handles, uses: uses)
+      case .layer(let layer):
+        handle = try layer.withState { layerState in
+          try keepAndShare(value, of: registration, in: &layerState, handles: handles, uses: uses)
+        }
+      case .nobody where ended.wasReset:
+        // Built across a reset of its scope: its slot gets an emptied handle and stays
+        // unresolved, so that no read after the reset returns it.
+        handle = handles.map { _ in _LazyObjectBox.emptied(origin: registration.source) }
+      case .nobody:
+        // Handed out by this registry, so that a reset of its scope reaches the slots holding it.
+        handle = handles.flatMap { handles in
+          share(value, of: registration, in: &state, handles: handles, uses: uses, isKept: false)
         }
       }
-      let keepIn = { (state: inout State) throws -> _LazyObjectBox? in
-        if keeper != nil, !state.instances.keep(value, of: registration) {
-          throw ResolutionError.weakScopeRequiresClass(
-            rule: registration.rule, valueType: type(of: unwrappingOptionals(value) ?? value))
-        }
-        // Built across a reset of its scope: it goes to the read that asked before the reset,
-        // and its slot stays unresolved, so that no read after the reset returns it.
-        guard !wasReset else { return handle.map { _ in .emptied(origin: registration.source) } }
-        return handle.flatMap {
-          self.share(value, of: registration, in: &state, $0, uses, isKept: keeper != nil)
-        }
-      }
-      let box =
-        try keeper.map { $0 === self ? try keepIn(&state.value) : try $0.withState(keepIn) }
-        ?? keepIn(&state.value)
-      build?.keeper.withLock {
-        $0 = keeper.map { .kept($0.overrideDepth == 0 ? nil : ObjectIdentifier($0)) } ?? .notKept
-      }
-      return (value, box)
+      return SharedValue(value: value, handle: handle, keeper: keeper)
+    }
+  }
+
+  /// What a shared build tells the objects made during it (see `CreationLayers`): the layer of
+  /// `keeper`, or nil for a registry; or that nobody keeps the value.
+  private func told(_ keeper: Keeper) -> SharedBuild.Keeper {
+    switch keeper {
+    case .registry: .kept(overrideDepth == 0 ? nil : ObjectIdentifier(self))
+    case .layer(let layer): .kept(ObjectIdentifier(layer))
+    case .nobody: .notKept
+    }
+  }
+
+  /// Keeps `value` for `registration` in `state` by its scope, and returns the handle `handles`
+  /// asks for.
+  ///
+  /// - Throws: `.weakScopeRequiresClass` for a value of a `.weak` scope that is no object.
+  private func keepAndShare(
+    _ value: Any, of registration: AnyRegistration, in state: inout State, handles: Handles?,
+    uses: LayersUsed
+  ) throws -> _LazyObjectBox? {
+    guard state.instances.keep(value, of: registration) else {
+      throw ResolutionError.weakScopeRequiresClass(
+        rule: registration.rule, valueType: type(of: unwrappingOptionals(value) ?? value))
+    }
+    return handles.flatMap { handles in
+      share(value, of: registration, in: &state, handles: handles, uses: uses)
     }
   }
 
   /// The value of this registry's async `registration`: what `load()` and `prepare()` await.
   ///
-  /// For `container` (nil for an initializer that takes no sender), built once per scope and kept
-  /// by whom the one keeper policy says, with the handle `handle` asks for. `uses` gets the
-  /// layers used to build it.
+  /// For `container` (nil for an initializer that takes none), built once per scope and kept
+  /// by whom the keeper policy says, with the handle `handles` asks for. `uses` gets the layers
+  /// used to build it.
   ///
   /// A task that finds the build under way in another task waits for it, then looks again; a
   /// failed build keeps nothing, and the next caller builds anew. The layers the build uses
   /// across its suspensions are recorded in its `SharedBuild`.
   nonisolated(nonsending) func asyncInstance(
     of registration: AnyRegistration, for container: AnyObject?, stack: OverrideStack?,
-    handle: Handles?, uses: inout LayersUsed
-  ) async throws -> (Any, _LazyObjectBox?) {
-    let source = registration.source
+    handles: Handles?, uses: inout LayersUsed
+  ) async throws -> SharedValue {
     let step = WaitGraph.Held(
-      slot: 0, registration: ObjectIdentifier(registration), what: .rule(source))
-    let record = SharedBuild()
+      slot: nil, registration: ObjectIdentifier(registration), what: .rule(registration.source))
+    let sharedBuild = SharedBuild()
     // What the recorder names: the container's class for `load()`, the rule for `prepare()`.
-    let recorded =
-      container.map { .property(registration.propertyType, in: type(of: $0), offset: nil) }
-      ?? step.what
-    let entry: Timeline.Build.Entry = container == nil ? .prepare : .load
-    // Its value, or the cycle it closes in this task, or its initializer's error.
-    let build = { () async -> Result<Any, any Error> in
-      let start = Recorder.start
-      defer { Recorder.note(.registration(source), recorded, entry: entry, since: start) }
-      do {
-        return .success(
-          try await AsyncChain.with(step) {
-            try await OverrideScope.$sharedBuild.withValue(record) {
-              SlotLock.assertNoLockHeld()
-              return try await registration.makeAsync(container)
-            }
-          })
-      } catch { return .failure(Self.failure(error, of: registration)) }
+    let recorded: WaitGraph.Step
+    if let container {
+      recorded = .property(registration.propertyType, in: type(of: container), offset: nil)
+    } else {
+      recorded = step.what
     }
-    guard registration.isShared else { return (try await build().get(), nil) }
+    let trigger: Timeline.Build.Trigger = container == nil ? .prepare : .load
+    guard registration.isShared else {
+      let built = await buildAsync(
+        registration, for: container, step: step, sharedBuild: sharedBuild, recorded: recorded,
+        trigger: trigger)
+      return SharedValue(value: try built.get(), handle: nil, keeper: .nobody)
+    }
     if let error = AsyncChain.cycle(closedBy: step) { throw error }
-    let adopters = adopters(in: stack)
+    let layers = layersThatMayKeep(in: stack)
     while true {
-      var (found, isClaimed, generations): ((Any, _LazyObjectBox?)?, Bool, [Int]) = (nil, false, [])
       let task = AsyncChain.current ?? AsyncChain([])
       if let error = WaitGraph.willWait(for: step.resource, as: task) { throw error }
       let start = Recorder.start
+      // Nil: another task builds it, and resumes this one when its build ends.
+      var lookup: SharedLookup?
       await withCheckedContinuation { (waiter: InstanceStore.Waiter) in
-        withState { state in
-          found = kept(registration, in: &state, adopters, handle, &uses)
-          isClaimed =
-            found == nil && state.instances.claimAsyncBuild(of: registration, orWait: waiter)
+        lookup = withState { state in
+          let kept = kept(registration, in: &state, layers: layers, handles: handles, uses: &uses)
+          if let kept {
+            return .found(kept)
+          }
+          guard state.instances.startAsyncBuild(of: registration, orWait: waiter) else {
+            return nil
+          }
+          return .started(adopters: adopters(of: registration, among: layers))
         }
-        if isClaimed { generations = adopters.map { $0.generation(of: registration.scope) } }
-        if found != nil || isClaimed { waiter.resume() }
+        if lookup != nil {
+          waiter.resume()
+        }
       }
       WaitGraph.didWait(as: task)
-      if found == nil, !isClaimed { Recorder.note(nil, recorded, entry: entry, since: start) }
-      if let found { return found }
-      guard isClaimed else { continue }  // The other task's build ended: look again.
-      let built = await build()
-      uses.add(record.uses.withLock { $0 })
-      return try keep(
-        built, of: registration, uses: uses, stack: stack, adopters: adopters,
-        generations: generations, build: record, handle: handle)
+      switch lookup {
+      case .found(let found):
+        return found
+      case .started(let adopters):
+        let built = await buildAsync(
+          registration, for: container, step: step, sharedBuild: sharedBuild, recorded: recorded,
+          trigger: trigger)
+        uses.add(sharedBuild.uses.withLock { $0 })
+        return try keep(
+          built, of: registration, uses: uses, stack: stack, adopters: adopters, build: sharedBuild,
+          handles: handles)
+      case nil:
+        // The other task's build ended: look again.
+        Recorder.note(waitFor: recorded, trigger: trigger, since: start)
+      }
+    }
+  }
+
+  /// The value of the async `registration`'s initializer for `container`, or the cycle it closes
+  /// in this task, or the initializer's error; recorded as a build of `recorded` by `trigger`.
+  private nonisolated(nonsending) func buildAsync(
+    _ registration: AnyRegistration, for container: AnyObject?, step: WaitGraph.Held,
+    sharedBuild: SharedBuild, recorded: WaitGraph.Step, trigger: Timeline.Build.Trigger
+  ) async -> Result<Any, any Error> {
+    let start = Recorder.start
+    defer {
+      Recorder.note(
+        built: .registration(registration.source), of: recorded, trigger: trigger, since: start)
+    }
+    do {
+      let value = try await AsyncChain.with(step) {
+        try await OverrideScope.$sharedBuild.withValue(sharedBuild) {
+          SlotLock.assertNoLockHeld()
+          return try await registration.makeAsync(container)
+        }
+      }
+      return .success(value)
+    } catch {
+      return .failure(Self.failure(error, of: registration))
     }
   }
 

@@ -23,7 +23,7 @@ extension InitializerRegistry {
     /// One build: an initializer (or `init()`) that ran.
     public struct Build: Sendable, Identifiable {
       /// How the build was asked for.
-      public enum Entry: String, Sendable {
+      public enum Trigger: String, Sendable {
         /// A first read of a `@Lazy` or `@WeakLazy` property (or `load()` of a synchronous rule).
         case read
         /// ``InitializerRegistry/resolve(_:for:)``.
@@ -42,7 +42,13 @@ extension InitializerRegistry {
       /// class alone for `resolve` and `load()`, `"prepare()"` for a build with no sender.
       public let builtFor: String
       /// How it was asked for.
-      public let entry: Entry
+      public let trigger: Trigger
+      /// How it was asked for: renamed ``trigger``.
+      @available(*, deprecated, renamed: "trigger")
+      public var entry: Entry { trigger }
+      /// How a build was asked for: renamed ``Trigger``.
+      @available(*, deprecated, renamed: "Trigger")
+      public typealias Entry = Trigger
       /// Where it ran: its thread, or for an async build, its task.
       public let track: Track
       /// Since ``InitializerRegistry/startRecording()``.
@@ -79,29 +85,57 @@ extension InitializerRegistry {
       }
     }
 
-    /// The timeline of `entries`, recorded since `origin`, in the order they started.
-    init(_ entries: [Recorder.Entry], since origin: UInt64) {
-      var numbers = [String: Int]()
-      let tracked = entries.sorted { ($0.start, $1.end) < ($1.start, $0.end) }.map { entry in
-        let number =
-          numbers[entry.track] ?? numbers.keys.filter { $0.first == entry.track.first }.count + 1
-        numbers[entry.track] = number
-        let track: Track = entry.isMainThread ? .mainThread : .thread(number)
-        return (entry, entry.track.first == "a" ? .task(number) : track)
+    /// The timeline of `records`, recorded since `origin`, in the order they started; a build
+    /// before the builds nested in it.
+    init(_ records: [Recorder.Record], since origin: UInt64) {
+      let ordered = records.sorted { first, second in
+        // By start; of two that started together, the longer (the enclosing one) first.
+        if first.start != second.start {
+          return first.start < second.start
+        }
+        return first.end > second.end
       }
-      builds = tracked.filter { $0.0.built != nil }.enumerated().map { id, tracked in
-        let (entry, track) = tracked
-        return Build(
-          id: id, rule: entry.built!.rule,
-          builtFor: entry.entry == .prepare ? "prepare()" : entry.step.container,
-          entry: entry.entry, track: track, startNanoseconds: entry.start - origin,
-          durationNanoseconds: entry.end - entry.start)
+      // Threads and tasks are numbered from 1 each, in the order they first appear.
+      var numbers: [Recorder.TrackKey: Int] = [:]
+      var threadCount = 0
+      var taskCount = 0
+      var builds: [Build] = []
+      var waits: [Wait] = []
+      for record in ordered {
+        if numbers[record.track] == nil {
+          switch record.track {
+          case .thread:
+            threadCount += 1
+            numbers[record.track] = threadCount
+          case .task:
+            taskCount += 1
+            numbers[record.track] = taskCount
+          }
+        }
+        let number = numbers[record.track] ?? 0
+        let track: Track
+        switch record.track {
+        case .task: track = .task(number)
+        case .thread: track = record.isMainThread ? .mainThread : .thread(number)
+        }
+        let startNanoseconds = record.start - origin
+        let durationNanoseconds = record.end - record.start
+        guard let built = record.built else {
+          waits.append(
+            Wait(
+              waitedFor: record.step.summary, track: track, startNanoseconds: startNanoseconds,
+              durationNanoseconds: durationNanoseconds))
+          continue
+        }
+        let builtFor = record.trigger == .prepare ? "prepare()" : record.step.container
+        builds.append(
+          Build(
+            id: builds.count, rule: built.rule, builtFor: builtFor, trigger: record.trigger,
+            track: track, startNanoseconds: startNanoseconds,
+            durationNanoseconds: durationNanoseconds))
       }
-      waits = tracked.filter { $0.0.built == nil }.map { entry, track in
-        Wait(
-          waitedFor: entry.step.summary, track: track, startNanoseconds: entry.start - origin,
-          durationNanoseconds: entry.end - entry.start)
-      }
+      self.builds = builds
+      self.waits = waits
     }
 
     /// The timeline in the Chrome trace event format: builds and waits as complete events
@@ -109,26 +143,35 @@ extension InitializerRegistry {
     /// nested as they ran; each track named (`"ph": "M"`).
     public var traceEventJSON: String {
       let tracks = Array(Set(builds.map(\.track) + waits.map(\.track)))
-      func event(_ name: String, _ track: Track, _ start: UInt64, _ duration: UInt64) -> String {
-        "{\"name\":\(quoted(name)),\"ph\":\"X\",\"ts\":\(Double(start) / 1000),\"dur\":"
-          + "\(Double(duration) / 1000),\"pid\":1,\"tid\":\(tracks.firstIndex(of: track)! + 1)}"
-      }
       func quoted(_ text: String) -> String {
-        "\"" + text.map { $0 == "\"" || $0 == "\\" ? "\\\($0)" : "\($0)" }.joined() + "\""
+        let escaped = text.map { character in
+          character == "\"" || character == "\\" ? "\\\(character)" : "\(character)"
+        }
+        return "\"" + escaped.joined() + "\""
       }
-      let events =
-        builds.map {
+      func event(named name: String, on track: Track, start: UInt64, duration: UInt64) -> String {
+        let thread = (tracks.firstIndex(of: track) ?? 0) + 1
+        return "{\"name\":\(quoted(name)),\"ph\":\"X\",\"ts\":\(Double(start) / 1000),"
+          + "\"dur\":\(Double(duration) / 1000),\"pid\":1,\"tid\":\(thread)}"
+      }
+      var events: [String] = []
+      for build in builds {
+        events.append(
           event(
-            "\($0.rule.propertyTypeName) for \($0.builtFor)", $0.track, $0.startNanoseconds,
-            $0.durationNanoseconds)
-        }
-        + waits.map {
+            named: "\(build.rule.propertyTypeName) for \(build.builtFor)", on: build.track,
+            start: build.startNanoseconds, duration: build.durationNanoseconds))
+      }
+      for wait in waits {
+        events.append(
           event(
-            "waiting for \($0.waitedFor)", $0.track, $0.startNanoseconds, $0.durationNanoseconds)
-        }
-        + tracks.indices.map {
-          "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":\($0 + 1),\"args\":{\"name\":\(quoted("\(tracks[$0])"))}}"
-        }
+            named: "waiting for \(wait.waitedFor)", on: wait.track, start: wait.startNanoseconds,
+            duration: wait.durationNanoseconds))
+      }
+      for (index, track) in tracks.enumerated() {
+        events.append(
+          "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":\(index + 1),"
+            + "\"args\":{\"name\":\(quoted("\(track)"))}}")
+      }
       return "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n" + events.joined(separator: ",\n")
         + "\n]}\n"
     }

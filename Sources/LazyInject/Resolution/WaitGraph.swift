@@ -20,23 +20,29 @@ package enum WaitGraph {
   /// what it builds, outermost first (stable while it waits).
   package typealias Waiter = (id: UnsafeRawPointer, resource: Resource, chain: [Held])
 
-  /// What a thread's resolution frame, or a task's async resolution, builds.
-  package struct Held: Sendable {
-    /// The slot's address, or 0.
-    let slot: UInt
+  /// What a thread's resolution frame, or a task's async resolution, builds: a slot, or a shared
+  /// instance of a registration (a resolution may be building both).
+  package struct Held: @unchecked Sendable {
+    /// The slot's address, or nil for an explicit resolution or an async rule's build.
+    ///
+    /// Only compared, never read: `@unchecked Sendable`.
+    let slot: UnsafeRawPointer?
     let registration: ObjectIdentifier?
     /// What it builds, described only when a message needs it.
     package let what: Step
 
-    /// What it builds, as a resource.
+    /// What it builds, as a resource: the registration's shared instance, else the slot.
     var resource: Resource {
-      registration.map { .registration($0) } ?? .slot(UnsafeRawPointer(bitPattern: slot)!)
+      if let registration {
+        return .registration(registration)
+      }
+      return .slot(slot.unsafelyUnwrapped)
     }
 
     /// Whether it builds `resource`.
     func holds(_ resource: Resource) -> Bool {
       switch resource {
-      case .slot(let address): slot == UInt(bitPattern: address)
+      case .slot(let address): slot == address
       case .registration(let identifier): registration == identifier
       }
     }
@@ -81,26 +87,32 @@ package enum WaitGraph {
     let waiter = id(task)
     let chain =
       task?.steps
-      ?? ResolutionFrame.chain.map {
-        Held(slot: UInt(bitPattern: $0.slot), registration: $0.building, what: $0.step)
+      ?? ResolutionFrame.chain.map { frame in
+        Held(slot: frame.slot, registration: frame.building, what: frame.step)
       }
+    // The waiters that hold what this one waits for, and what they wait for in turn, until one
+    // waits for what this one holds (a cycle) or none holds what is wanted.
     let hops: [Waiter]? = waiters.withLock { waiters in
-      var (hops, wanted) = ([Waiter](), resource)
-      while hops.count < waiters.count,
-        let holder = waiters.first(where: { other in
-          other.id != waiter && other.chain.contains { $0.holds(wanted) }
-        })
-      {
+      var hops: [Waiter] = []
+      var wanted = resource
+      while hops.count < waiters.count {
+        let holder = waiters.first { other in
+          other.id != waiter && other.chain.contains { held in held.holds(wanted) }
+        }
+        guard let holder else { break }
         hops.append(holder)
-        if chain.contains(where: { $0.holds(holder.resource) }) { return hops }
+        if chain.contains(where: { $0.holds(holder.resource) }) {
+          return hops
+        }
         wanted = holder.resource
       }
-      waiters.append((waiter, resource, chain))
+      waiters.append((id: waiter, resource: resource, chain: chain))
       return nil
     }
     guard let hops else { return nil }
     // The message is built after unlocking: other threads may be recording their waits.
-    var (steps, wanted) = (chain.map(\.what.summary), resource)
+    var steps = chain.map(\.what.summary)
+    var wanted = resource
     for hop in hops {
       let start = hop.chain.firstIndex { $0.holds(wanted) } ?? 0
       steps += hop.chain[start...].map { "\($0.what.summary) (being built on another thread)" }
@@ -121,8 +133,8 @@ package enum WaitGraph {
 
   /// The waiter: `task`'s chain, or else the calling thread.
   private static func id(_ task: AsyncChain?) -> UnsafeRawPointer {
-    task.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
-      ?? _lazyinject_thread_identity()
+    guard let task else { return _lazyinject_thread_identity() }
+    return RawMemory.address(of: task)
   }
 }
 
@@ -137,9 +149,9 @@ internal final class AsyncChain: Sendable {
 
   /// Runs `body` as the step `step` of the calling task, or throws the cycle that `step` closes
   /// (the task builds it already).
-  static func with<Result>(_ step: WaitGraph.Held, _ body: () async throws -> Result)
-    async throws -> Result
-  {
+  nonisolated(nonsending) static func with<Result>(
+    _ step: WaitGraph.Held, operation body: () async throws -> Result
+  ) async throws -> Result {
     if let error = cycle(closedBy: step) { throw error }
     let steps = current?.steps ?? []
     return try await $current.withValue(AsyncChain(steps + [step]), operation: body)

@@ -55,7 +55,7 @@ final class Lock: Sendable {
   }
 
   /// Takes the mutex, for a caller that must leave it where no `withLock` scope ends (the
-  /// registry's state gate: a result wrapped in an optional to leave it cost 12% of a module's
+  /// registry's `withState`: a result wrapped in an optional to leave it cost 12% of a module's
   /// installation); pair it with `unlock()`.
   func lock() { change({ pthread_mutex_lock($0) }, isLocked: 1) }
 
@@ -196,20 +196,6 @@ private let mainQueueKey: DispatchSpecificKey<Bool> = {
   DispatchQueue.main.setSpecific(key: key, value: true)
   return key
 }()
-
-/// The main-actor `function` as one callable from anywhere, for callers that checked
-/// `isOnMainActor()` first.
-///
-/// A synchronous `@MainActor` function has the representation of a nonisolated one (pointer
-/// authentication ignores isolation: `GenPointerAuth.cpp`); calling it on the main thread is what
-/// `MainActor.assumeIsolated` does too. That function would do, but it requires a `Sendable`
-/// result, which the values of main-actor initializers often are not (a test's spy), and it
-/// traps in a main-queue job that a worker thread drains (Linux).
-internal func onMainActorAnywhere<Argument, Result>(
-  _ function: @escaping @MainActor (Argument) throws -> Result
-) -> @Sendable (Argument) throws -> Result {
-  unsafeBitCast(function, to: (@Sendable (Argument) throws -> Result).self)
-}
 
 /// Writes `text` to standard error, where warnings belong (standard output is the program's).
 internal func writeToStandardError(_ text: String) {

@@ -1,6 +1,12 @@
 @_spi(Reflection) import Swift
 import _LazyInjectShims
 
+// What LazyInject reads of the Swift runtime's layout, in one audited place (with RawMemory.swift,
+// the only code whose soundness rests on layouts the compiler does not check): the stored
+// properties of classes, superclasses, metadata addresses, existential metatypes, and the
+// representation of main-actor functions. ARCHITECTURE.md's "Sites that read the Swift runtime's
+// layout" gives what each follows and how it fails closed.
+
 /// A stored `@Lazy` or `@WeakLazy` property of a class, found by reflection of its class's
 /// metadata: nothing of an object is read to find it.
 package struct LazyField {
@@ -56,7 +62,7 @@ package struct LazyField {
     var fields: [LazyField] = []
     var inherited = 0  // How many stored properties the superclasses declare.
     for declaringClass in ancestry(of: containerClass).reversed() {
-      let metadata = unsafeBitCast(declaringClass, to: UnsafeRawPointer.self)
+      let metadata = metadataAddress(of: declaringClass)
       // An Objective-C ancestor of a Swift class declares no Swift field; the class itself must
       // be a Swift one.
       guard _lazyinject_is_swift_class(metadata) != 0 else {
@@ -111,4 +117,39 @@ internal protocol _LazyStorage {
 /// `containerClass` and its superclasses, nearest first: the order rules are searched in.
 package func ancestry(of containerClass: AnyClass) -> [AnyClass] {
   Array(sequence(first: containerClass, next: _getSuperclass))
+}
+
+/// The address of `type`'s metadata: what the fast path's table is keyed by, and what the shims
+/// read a type's kind and flags from (`LazyInjectShims.h`).
+@inlinable @inline(__always) internal func metadataAddress(of type: Any.Type) -> UnsafeRawPointer {
+  unsafeBitCast(type, to: UnsafeRawPointer.self)
+}
+
+/// For `(any P).self`, the existential metatype `any P.Type`; nil for any other type.
+internal func existentialMetatype(of type: Any.Type) -> Any.Type? {
+  guard let metatype = _lazyinject_existential_metatype(metadataAddress(of: type)) else {
+    return nil
+  }
+  return unsafeBitCast(metatype, to: Any.Type.self)
+}
+
+/// The main-actor `function` as one callable from anywhere, for callers that checked
+/// `isOnMainActor()` first.
+///
+/// A synchronous `@MainActor` function has the representation of a nonisolated one (pointer
+/// authentication ignores isolation: `GenPointerAuth.cpp`); calling it on the main thread is what
+/// `MainActor.assumeIsolated` does too. That function would do, but it requires a `Sendable`
+/// result, which the values of main-actor initializers often are not (a test's spy), and it
+/// traps in a main-queue job that a worker thread drains (Linux).
+internal func onMainActorAnywhere<Argument, Result>(
+  _ function: @escaping @MainActor (Argument) throws -> Result
+) -> @Sendable (Argument) throws -> Result {
+  unsafeBitCast(function, to: (@Sendable (Argument) throws -> Result).self)
+}
+
+/// The main-actor `function`, which throws nothing, as one callable from anywhere (see above).
+internal func onMainActorAnywhere<Argument, Result>(
+  _ function: @escaping @MainActor (Argument) -> Result
+) -> @Sendable (Argument) -> Result {
+  unsafeBitCast(function, to: (@Sendable (Argument) -> Result).self)
 }

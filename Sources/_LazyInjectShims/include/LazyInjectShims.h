@@ -202,11 +202,11 @@ enum {
 #define LAZYINJECT_FAST_CREDIT_BATCH 64
 
 /// What the shared registry's fast path is for one (property type, container class) pair.
-/// Immutable once published, but for the credits.
+/// Immutable once in the table, but for the credits.
 typedef struct {
   const void *_Nonnull property;
   const void *_Nonnull container;
-  /// Unretained: kept alive by the registry for as long as the entry is published (see
+  /// Unretained: kept alive by the registry for as long as the entry is in the table (see
   /// `FastPath.swift`).
   void *_Nonnull payload;
   /// For a kept handle, the object it holds (the handle is not emptied while the entry exists).
@@ -259,14 +259,22 @@ static inline _lazyinject_fast_entry *_Nullable _lazyinject_fast_find(
   }
 }
 
-/// Adds an entry, unless the pair has one. Call with the shared registry's lock held and no slot
-/// lock.
+/// How many times the table was emptied: a decision reads it under the shared registry's lock,
+/// and its entry is inserted only if no clear came between (`_lazyinject_fast_insert`).
+extern uint64_t _lazyinject_fast_version_storage;
+static inline uint64_t _lazyinject_fast_version(void) {
+  return __atomic_load_n(&_lazyinject_fast_version_storage, __ATOMIC_RELAXED);
+}
+
+/// Adds an entry, unless the pair has one or the table was emptied since `version` was read (the
+/// registry's state the entry was decided from may have changed). Call with no slot lock held.
 void _lazyinject_fast_insert(const void *_Nonnull property, const void *_Nonnull container,
                              void *_Nonnull payload, void *_Nullable object, uint32_t kind,
-                             uint32_t flags);
+                             uint32_t flags, uint64_t version);
 
-/// Empties the table, and returns once no thread can still read what it held, with the references
-/// its entries held for readers released. Call with no slot lock held.
+/// Empties the table and moves its version on, and returns once no thread can still read what it
+/// held, with the references its entries held for readers released. Call with the shared
+/// registry's lock held (every change to its state) and no slot lock.
 void _lazyinject_fast_clear(void);
 
 /// Takes every slot lock, in order, to change what slots of any object read (a reset empties
@@ -276,9 +284,9 @@ void _lazyinject_lock_every_stripe(void);
 /// Lets go of every slot lock that `_lazyinject_lock_every_stripe` took.
 void _lazyinject_unlock_every_stripe(void);
 
-// Bookkeeping for LazyInject's debug-build checks and its first-read probe (Checks.c): first
-// reads and locks call these only in debug builds (`#if DEBUG`), so that release builds pay
-// nothing for them; the package's tests read the probe in any build.
+// Bookkeeping for LazyInject's debug-build checks and the record of the way first reads went
+// (Checks.c): first reads and locks call these only in debug builds (`#if DEBUG`), so that
+// release builds pay nothing for them; the package's tests read the record in any build.
 
 /// Records that the calling thread took (`isLocked` 1) or let go of (0) the slot lock of
 /// `object`: a bit per stripe, in a thread-local mask.
@@ -301,10 +309,10 @@ int _lazyinject_checked_holds_mutex(const void *_Nonnull mutex);
 intptr_t _lazyinject_checked_held_mutexes(void);
 
 /// Records that a first read on the calling thread took `path` (a `FirstReadPath` raw value).
-void _lazyinject_probe_record(int path);
+void _lazyinject_first_read_path_record(int path);
 
 /// The path of the calling thread's last first read, or -1 if it made none since the last reset
 /// (recording -1 forgets it).
-int _lazyinject_probe_last_path(void);
+int _lazyinject_first_read_last_path(void);
 
 #endif

@@ -92,7 +92,7 @@ struct RecordingTests {
     let session = try #require(
       recorded.first { $0.rule.propertyTypeName.hasSuffix(".RecordedSession") })
     #expect(recorded.count == 2)
-    #expect(api.entry == .read)
+    #expect(api.trigger == .read)
     #expect(api.builtFor.hasSuffix("RecordedScreen.api"))
     #expect(timeline.parent(of: api) == nil)
     #expect(session.builtFor.hasSuffix("RecordedScreen.session"))
@@ -115,15 +115,15 @@ struct RecordingTests {
     let recorded = builds(InitializerRegistry.stopRecording())
     let session = try #require(
       recorded.first { $0.rule.propertyTypeName.hasSuffix(".RecordedSession") })
-    #expect(session.entry == .resolve)
+    #expect(session.trigger == .resolve)
     #expect(session.builtFor.hasSuffix("RecordedScreen"))
-    let prepared = try #require(recorded.first { $0.entry == .prepare })
+    let prepared = try #require(recorded.first { $0.trigger == .prepare })
     #expect(prepared.builtFor == "prepare()")
     guard case .task = prepared.track else {
       Issue.record("an async build on \(prepared.track), not on its task's track")
       return
     }
-    let loaded = try #require(recorded.first { $0.entry == .load })
+    let loaded = try #require(recorded.first { $0.trigger == .load })
     #expect(loaded.builtFor.hasSuffix("RecordedScreen"))
     #expect(recorded.count == 3)
   }

@@ -5,7 +5,7 @@ import Testing
 
 // Exit tests only: Swift Testing runs none on iOS, tvOS, watchOS or visionOS.
 #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
-  // Which way a first read went, seen through the package's probe (debug builds record it). The
+  // Which way a first read went, seen through the package's record of it (debug builds keep it). The
   // fast path needs a process where no override layer was ever made, so these tests are exit
   // tests: each runs in a fresh process.
 
@@ -49,13 +49,13 @@ import Testing
     _ count: Int, of make: () -> Panel = Panel.init, _ read: (Panel) -> Void
   ) -> [FirstReadPath?] {
     (0..<count).map { _ in
-      FirstReadProbe.reset()
+      FirstReadPaths.reset()
       read(make())
-      return FirstReadProbe.lastPath
+      return FirstReadPaths.lastPath
     }
   }
 
-  @Suite(.enabled(if: FirstReadProbe.isRecording, "only debug builds record first-read paths"))
+  @Suite(.enabled(if: FirstReadPaths.isRecording, "only debug builds record first-read paths"))
   struct FirstReadPathTests {
     @Test func uniqueRegistrationIsFoundInTheFastPathTableAfterItsFirstRead() async {
       await #expect(processExitsWith: .success) {
@@ -65,21 +65,22 @@ import Testing
         require(seen.first == .general, "the first read took \(seen)")
         require(seen.last == .fastTableBuild, "later reads took \(seen)")
         require(
-          FirstReadProbe.fastPathEntry(for: Meter.self, in: Panel.self) == .build,
+          FirstReadPaths.fastPathEntry(for: Meter.self, in: Panel.self) == .build,
           "the fast path table holds no entry for the pair")
       }
     }
 
-    @Test func singletonIsBuiltThenKeptThenFoundInTheFastPathTable() async {
+    @Test func singletonIsBuiltAndKeptThenFoundInTheFastPathTable() async {
       await #expect(processExitsWith: .success) {
         startWatchdog()
         InitializerRegistry.shared.register(Meter.self, scope: .singleton) { _ in Meter() }
         let seen = paths(3) { _ = $0.meter }
+        // The first read records the object it built and the registry keeps.
         require(
-          seen == [.general, .general, .fastTableKeptHandle],
+          seen == [.general, .fastTableKeptHandle, .fastTableKeptHandle],
           "the reads took \(seen)")
         require(
-          FirstReadProbe.fastPathEntry(for: Meter.self, in: Panel.self) == .keptHandle,
+          FirstReadPaths.fastPathEntry(for: Meter.self, in: Panel.self) == .keptHandle,
           "the fast path table holds no kept object for the pair")
       }
     }
@@ -119,11 +120,11 @@ import Testing
           let container: AnyClass = type(of: make())
           let seen = paths(3, of: make) { _ = $0.meter }
           require(
-            FirstReadProbe.fastPathEntry(for: Meter.self, in: container) == .build,
+            FirstReadPaths.fastPathEntry(for: Meter.self, in: container) == .build,
             "no entry before \(name): the reads took \(seen)")
           change()
           require(
-            FirstReadProbe.fastPathEntry(for: Meter.self, in: container) == nil,
+            FirstReadPaths.fastPathEntry(for: Meter.self, in: container) == nil,
             "the entry outlived \(name)")
         }
       }
@@ -183,14 +184,14 @@ import Testing
         _ = paths(3) { _ = $0.gauge }
         registry.register(\Panel.$gauge) { _ in Gauge() }
         require(
-          FirstReadProbe.fastPathEntry(for: Gauge.self, in: Panel.self) == nil,
+          FirstReadPaths.fastPathEntry(for: Gauge.self, in: Panel.self) == nil,
           "the entry outlived the property rule's registration")
         let meter = paths(3) { _ = $0.meter }
         require(meter.last == .fastTableBuild, "reads of another pair took \(meter)")
         let gauge = paths(3) { _ = $0.gauge }
         require(gauge == [.general, .general, .general], "reads of the pair took \(gauge)")
         require(
-          FirstReadProbe.fastPathEntry(for: Gauge.self, in: Panel.self) == nil,
+          FirstReadPaths.fastPathEntry(for: Gauge.self, in: Panel.self) == nil,
           "the pair with a property rule has an entry")
         registry.unregister(\Panel.$gauge)
         let after = paths(3) { _ = $0.gauge }
@@ -202,9 +203,9 @@ import Testing
       await #expect(processExitsWith: .success) {
         startWatchdog()
         let seen = (0..<3).map { _ -> FirstReadPath? in
-          FirstReadProbe.reset()
+          FirstReadPaths.reset()
           _ = DefaultPanel().service
-          return FirstReadProbe.lastPath
+          return FirstReadPaths.lastPath
         }
         require(seen == [.general, .general, .general], "the reads took \(seen)")
       }

@@ -9,7 +9,7 @@ enum FastPathEntry: Equatable, Sendable {
 
 /// Lets the tests see the path each first read took, and the fast path's table: what the
 /// runtime records in debug builds (`FirstReadPath`), read through its shims.
-enum FirstReadProbe {
+enum FirstReadPaths {
   /// Whether this build records paths: debug builds do.
   static var isRecording: Bool {
     #if DEBUG
@@ -20,10 +20,12 @@ enum FirstReadProbe {
   }
 
   /// The path of the calling thread's last first read since `reset()`, if it made one.
-  static var lastPath: FirstReadPath? { FirstReadPath(rawValue: _lazyinject_probe_last_path()) }
+  static var lastPath: FirstReadPath? {
+    FirstReadPath(rawValue: _lazyinject_first_read_last_path())
+  }
 
   /// Forgets the calling thread's last path.
-  static func reset() { _lazyinject_probe_record(-1) }
+  static func reset() { _lazyinject_first_read_path_record(-1) }
 
   /// What the fast path's table holds for `property` in containers of class `containerClass`.
   static func fastPathEntry(for property: Any.Type, in containerClass: AnyClass) -> FastPathEntry? {

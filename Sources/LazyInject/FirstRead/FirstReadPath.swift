@@ -1,7 +1,7 @@
 import _LazyInjectShims
 
 /// Which way the first read of a `@Lazy` property went: what debug builds record, per thread, for
-/// the package's tests (`Tests/LazyInjectTests/Support/FirstReadProbe.swift` reads it).
+/// the package's tests (`Tests/LazyInjectTests/Support/FirstReadPaths.swift` reads it).
 ///
 /// Release builds record nothing and pay nothing. The first override layer of a process turns
 /// the fast path off for good: tests of it run in a fresh process (an exit test).
@@ -17,7 +17,7 @@ import _LazyInjectShims
   /// Records that a first read took this path.
   @inlinable @inline(__always) func record() {
     #if DEBUG
-      _lazyinject_probe_record(rawValue)
+      _lazyinject_first_read_path_record(rawValue)
     #endif
   }
 }

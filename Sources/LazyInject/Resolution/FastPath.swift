@@ -1,0 +1,78 @@
+import _LazyInjectShims
+
+/// The fast path of a first read: the shared registry's plan for the pair, when its rule serves
+/// every property of the pair unboxed (`Plan.fastRule`) and is `.unique`, or keeps an object.
+///
+/// A resolution whose decision was that plan alone records it (`Decision.fastPathVersion`): a
+/// `.unique` rule as soon as it is decided, before its build, so that the reads its initializer
+/// makes of the same pair take the fast path; a kept object once it is found or built. The record
+/// goes in a table (`FastPathTable.c`) that later first reads of the pair read under the slot
+/// lock they hold anyway, without the registry's lock (`Lazy._read`). The table names a
+/// registration or a handle without retaining it. That is sound because the shared registry
+/// keeps what an entry names, empties the table before it lets either go (only in
+/// `withStateChange`: every change to its rules, every dropped or reset instance, a new tracer),
+/// emptying returns only after taking every slot lock once, a record decided before an emptying
+/// is not inserted after it (the table's version), and readers retain what they use before
+/// unlocking.
+@usableFromInline internal enum FastPath {
+  /// A flag: the container class conforms to `InjectionObserving`.
+  @inlinable static var observed: UInt32 { 1 }
+  /// A flag: the rule is a main-actor one, so the plan serves only on the main actor.
+  @inlinable static var mainActor: UInt32 { 2 }
+
+  /// Whether the calling code runs on the main actor: asked by inlined code only for a
+  /// main-actor rule's plan.
+  @usableFromInline static func onMainActor() -> Bool { isOnMainActor() }
+
+  /// The address of `type`'s metadata: the key of the table's entries.
+  @inlinable static func address(of type: Any.Type) -> UnsafeRawPointer {
+    metadataAddress(of: type)
+  }
+
+  /// Records that first reads of `propertyType` in `containerClass` build with the `.unique`
+  /// `registration`, as decided at the table's `version`.
+  static func record(
+    building registration: AnyRegistration, for propertyType: Any.Type,
+    in containerClass: AnyClass, isObserved: Bool, version: UInt64
+  ) {
+    insert(
+      payload: RawMemory.unretained(registration), object: nil, kind: LAZYINJECT_FAST_BUILD,
+      for: propertyType, in: containerClass, isObserved: isObserved,
+      isMainActor: registration.source.isMainActor, version: version)
+  }
+
+  /// Records that first reads of `propertyType` in `containerClass` take `handle`, which holds
+  /// `object`, the instance the registry keeps for `registration`, as decided at `version`.
+  static func record(
+    keptHandle handle: _LazyObjectBox, holding object: AnyObject,
+    of registration: AnyRegistration, for propertyType: Any.Type, in containerClass: AnyClass,
+    isObserved: Bool, version: UInt64
+  ) {
+    insert(
+      payload: RawMemory.unretained(handle), object: RawMemory.unretained(object),
+      kind: LAZYINJECT_FAST_KEPT_HANDLE, for: propertyType, in: containerClass,
+      isObserved: isObserved, isMainActor: registration.source.isMainActor, version: version)
+  }
+
+  /// Puts an entry in the table, unless the pair has one or the registry changed since
+  /// `version`.
+  ///
+  /// Not generic: an optional of the property type would cost a lookup of its metadata on every
+  /// call.
+  private static func insert(
+    payload: UnsafeMutableRawPointer, object: UnsafeMutableRawPointer?, kind: Int,
+    for propertyType: Any.Type, in containerClass: AnyClass, isObserved: Bool, isMainActor: Bool,
+    version: UInt64
+  ) {
+    var flags: UInt32 = 0
+    if isObserved {
+      flags |= observed
+    }
+    if isMainActor {
+      flags |= mainActor
+    }
+    _lazyinject_fast_insert(
+      address(of: propertyType), address(of: containerClass), payload, object, UInt32(kind), flags,
+      version)
+  }
+}
