@@ -160,7 +160,7 @@ import _LazyInjectShims
     }
     WaitGraph.didWait()
     let what = WaitGraph.Step.property(property, in: type(of: container), offset: slot - address)
-    Recorder.note(waitFor: what, since: start)
+    Recorder.note(built: nil, of: what, since: start)
     if isAwaited { stop(ResolutionError.requiresLoad(for: what.summary, rule: nil)) }
   }
 

@@ -103,7 +103,7 @@ import _LazyInjectShims
       let object = RawMemory.address(of: container)
       SlotLock.lock(object)
       let marker = _lazyinject_in_flight_marker()
-      let word = RawMemory.word(ofSlot: container[keyPath: storageKeyPath]._slot)
+      let word = RawMemory.word(of: container[keyPath: storageKeyPath]._slot)
       let content = SlotWord.content(
         of: word, marker: marker, storesObject: isSingleReference(Value.self))
       switch content {
@@ -174,7 +174,9 @@ import _LazyInjectShims
     case .inObjectBox:
       // Retained with the slot locked, where no optimizer moves it: a reset on another thread may
       // empty a shared instance's handle as soon as the slot is unlocked.
-      let retained = RawMemory.retainedObject(atWord: _LazyObjectBox.inner(at: word))
+      let inner = _LazyObjectBox.inner(at: word)
+      RawMemory.retain(inner)
+      let retained = RawMemory.takeRetained(inner)
       guard isSingleReference(Value.self) else {
         return unsafeDowncast(retained, to: _LazyBox<Value>.self).value
       }
@@ -199,7 +201,7 @@ import _LazyInjectShims
     SlotLock.assertHeld(object)
     if word == 0, marker != 0, _lazyinject_overrides_used() == 0,
       let entry = _lazyinject_fast_find(
-        FastPath.address(of: Value.self), FastPath.address(of: type(of: container))),
+        metadataAddress(of: Value.self), metadataAddress(of: type(of: container))),
       entry.pointee.flags & FastPath.mainActor == 0 || FastPath.onMainActor()
     {
       let payload = entry.pointee.payload
@@ -225,16 +227,8 @@ import _LazyInjectShims
         return value
       }
     }
-    guard
-      SlotWord.content(of: word, marker: marker, storesObject: isSingleReference(Value.self))
-        == .emptyBox || (word == 0 && marker != 0)
-    else {  // In flight, or no marker yet (the process's first resolution): claim or wait.
-      SlotLock.unlock(object)
-      return _resolve(container, slot: slot, claimed: false)
-    }
-    slot.word = marker
     SlotLock.unlock(object)
-    return _resolve(container, slot: slot, claimed: true, box: word)
+    return _resolve(container, slot: slot)  // Claims the slot, or waits.
   }
 
   /// Builds the value with the fast path's `.unique` registration at `payload` (retained: this
@@ -251,8 +245,7 @@ import _LazyInjectShims
     // Its pair's first rule, with no layer: an object is stored itself, with a +1 of its own.
     let word: UInt
     if isSingleReference(Value.self) {
-      word = RawMemory.word(ofValue: value)
-      RawMemory.retain(word)
+      word = RawMemory.retainedWord(of: RawMemory.object(of: value))
     } else {
       word = _FirstRead.boxWord(for: value, builtBy: registration)
     }
@@ -298,15 +291,13 @@ import _LazyInjectShims
   /// +1 that the slot owns from then on. (Swift's retains of the marker cost a third of this
   /// function.)
   @inlinable @inline(never)
-  internal static func _resolve(
-    _ container: AnyObject, slot: _LazySlot, claimed: Bool, box: UInt = 0
-  ) -> Value {
+  internal static func _resolve(_ container: AnyObject, slot: _LazySlot) -> Value {
     // The C copy of the marker's address costs a load; the Swift one, a `swift_once` check.
     let known = _lazyinject_in_flight_marker()
     let marker = known != 0 ? known : _FirstRead.marker
     let object = RawMemory.address(of: container)
-    var box = box
-    while !claimed {
+    var box: UInt = 0
+    while true {
       if let value = _claim(object, slot: slot, marker: marker, word: &box) { return value }
       if box != marker { break }  // 0, or an empty box to take over: claimed.
       _FirstRead.wait(for: Value.self, in: container, slot: slot.address)

@@ -167,12 +167,6 @@ internal final class _WeakLazyReference {
     guard word != 0 else { return nil }
     return unsafeDowncast(RawMemory.takeRetained(word), to: _WeakLazyReference.self)
   }
-
-  /// The word a slot keeps for `reference`, retained once: the slot's +1; 0 for nil.
-  static func retainedWord(of reference: _WeakLazyReference?) -> UInt {
-    guard let reference else { return 0 }
-    return RawMemory.retainedWord(of: reference)
-  }
 }
 
 extension InitializerRegistry {

@@ -137,7 +137,7 @@ import _LazyInjectShims
       let slot = Self.slot(of: container, storageKeyPath)
       let word = slot.word
       if word == 0 || word == _LazyMarker.address {  // Being resolved: the assignment wins.
-        slot.word = _WeakLazyReference.retainedWord(of: spare)
+        slot.word = RawMemory.retainedWord(of: spare)
       } else {
         _WeakLazyReference.set(spare.object, at: word)
       }
@@ -178,7 +178,7 @@ import _LazyInjectShims
     SlotLock.lock(object)
     let current = slot.word
     let isPublished = current == _LazyMarker.address  // Else assigned meanwhile: that wins.
-    if isPublished { slot.word = _WeakLazyReference.retainedWord(of: published) }
+    if isPublished { slot.word = RawMemory.retainedWord(of: published) }
     let result = isPublished ? value : _WeakLazyReference.value(at: current, as: Value.self)
     SlotLock.unlock(object)
     // Released after unlocking: the reference this thread took may be the last one of layers.

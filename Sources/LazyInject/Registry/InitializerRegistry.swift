@@ -267,7 +267,7 @@ extension InitializerRegistry {
       let automaticModules = onMainActorAnywhere {
         (installation: any AutomaticModuleInstallation.Type) in installation.automaticModules
       }
-      modules = automaticModules(installation)
+      modules = try! automaticModules(installation)  // It throws nothing.
     }
     // Into the registry itself, even when first touched inside an override scope.
     OverrideScope.$configuring.withValue(nil) {

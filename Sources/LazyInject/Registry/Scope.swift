@@ -104,9 +104,6 @@ package struct InstanceStore {
     /// Keeps the registration, so that its identifier is not reused while this is kept.
     let registration: AnyRegistration
     var value: Any?
-    /// The value when it is an object kept strongly: returned with no cast (casting from `Any`
-    /// took a sixth of a singleton's first read, measured).
-    var object: AnyObject?
     weak var weakObject: AnyObject?
     /// The handles slots hold for the instance: kept strongly for `.singleton` and custom scopes
     /// (the fast path names them), weakly for `.weak` (slots keep the instance alive).
@@ -131,23 +128,16 @@ package struct InstanceStore {
     kept[ObjectIdentifier(registration)].flatMap { $0.value ?? $0.weakObject }
   }
 
-  /// The object kept strongly for `registration`, if its value is one.
-  func object(of registration: AnyRegistration) -> AnyObject? {
-    kept[ObjectIdentifier(registration)]?.object
-  }
-
   /// Keeps `value` for `registration` by its scope; false if the scope is `.weak` and the value
   /// is no object (nil is kept as nothing).
   mutating func keep(_ value: Any, of registration: AnyRegistration) -> Bool {
     var instance = Kept(registration: registration)
-    guard registration.isShared else { return true }
     if registration.isWeak {
       guard let unwrapped = unwrappingOptionals(value) else { return true }
       guard type(of: unwrapped) is AnyObject.Type else { return false }
       instance.weakObject = unwrapped as AnyObject
     } else {
       instance.value = value
-      instance.object = type(of: value) is AnyObject.Type ? value as AnyObject : nil
     }
     kept[ObjectIdentifier(registration)] = instance
     return true
@@ -267,7 +257,7 @@ package struct InstanceStore {
   }
 
   /// Notes that `thread` builds `registration`'s instance (`endBuild` ends it).
-  mutating func startBuild(of registration: AnyRegistration, on thread: UnsafeRawPointer) {
+  mutating func startBuild(of registration: AnyRegistration, on thread: UnsafeRawPointer?) {
     let scope = registration.scope
     builds[ObjectIdentifier(registration)] = Build(
       thread: thread, scope: scope, resetCount: resetCount(of: scope))
@@ -281,8 +271,7 @@ package struct InstanceStore {
       builds[key]?.waiters.append(waiter)
       return false
     }
-    let scope = registration.scope
-    builds[key] = Build(thread: nil, scope: scope, resetCount: resetCount(of: scope))
+    startBuild(of: registration, on: nil)
     return true
   }
 

@@ -24,55 +24,30 @@ import _LazyInjectShims
   /// main-actor rule's plan.
   @usableFromInline static func onMainActor() -> Bool { isOnMainActor() }
 
-  /// The address of `type`'s metadata: the key of the table's entries.
-  @inlinable static func address(of type: Any.Type) -> UnsafeRawPointer {
-    metadataAddress(of: type)
-  }
-
-  /// Records that first reads of `propertyType` in `containerClass` build with the `.unique`
-  /// `registration`, as decided at the table's `version`.
-  static func record(
-    building registration: AnyRegistration, for propertyType: Any.Type,
-    in containerClass: AnyClass, isObserved: Bool, version: UInt64
-  ) {
-    insert(
-      payload: RawMemory.unretained(registration), object: nil, kind: LAZYINJECT_FAST_BUILD,
-      for: propertyType, in: containerClass, isObserved: isObserved,
-      isMainActor: registration.source.isMainActor, version: version)
-  }
-
-  /// Records that first reads of `propertyType` in `containerClass` take `handle`, which holds
-  /// `object`, the instance the registry keeps for `registration`, as decided at `version`.
-  static func record(
-    keptHandle handle: _LazyObjectBox, holding object: AnyObject,
-    of registration: AnyRegistration, for propertyType: Any.Type, in containerClass: AnyClass,
-    isObserved: Bool, version: UInt64
-  ) {
-    insert(
-      payload: RawMemory.unretained(handle), object: RawMemory.unretained(object),
-      kind: LAZYINJECT_FAST_KEPT_HANDLE, for: propertyType, in: containerClass,
-      isObserved: isObserved, isMainActor: registration.source.isMainActor, version: version)
-  }
-
-  /// Puts an entry in the table, unless the pair has one or the registry changed since
-  /// `version`.
+  /// Records that first reads of `propertyType` in `containerClass` take the fast path, as
+  /// decided at the table's `version`: the `.unique` `registration` builds there; or, with
+  /// `handle`, they take the handle, which holds `object`, the instance the registry keeps for
+  /// `registration`.
   ///
   /// Not generic: an optional of the property type would cost a lookup of its metadata on every
-  /// call.
-  private static func insert(
-    payload: UnsafeMutableRawPointer, object: UnsafeMutableRawPointer?, kind: Int,
-    for propertyType: Any.Type, in containerClass: AnyClass, isObserved: Bool, isMainActor: Bool,
-    version: UInt64
+  /// call. The entry is not put in the table if the pair has one or the registry changed since
+  /// `version`.
+  static func record(
+    _ registration: AnyRegistration, keptHandle handle: _LazyObjectBox? = nil,
+    holding object: AnyObject? = nil, for propertyType: Any.Type, in containerClass: AnyClass,
+    isObserved: Bool, version: UInt64
   ) {
     var flags: UInt32 = 0
     if isObserved {
       flags |= observed
     }
-    if isMainActor {
+    if registration.source.isMainActor {
       flags |= mainActor
     }
+    let payload: AnyObject = handle ?? registration
+    let kind = handle == nil ? LAZYINJECT_FAST_BUILD : LAZYINJECT_FAST_KEPT_HANDLE
     _lazyinject_fast_insert(
-      address(of: propertyType), address(of: containerClass), payload, object, UInt32(kind), flags,
-      version)
+      metadataAddress(of: propertyType), metadataAddress(of: containerClass),
+      RawMemory.unretained(payload), object.map(RawMemory.unretained), UInt32(kind), flags, version)
   }
 }

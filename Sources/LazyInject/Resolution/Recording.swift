@@ -83,39 +83,14 @@ internal enum Recorder {
   /// what a note takes as a start.
   @inline(__always) static var start: UInt64 { _lazyinject_overrides_used() & 2 == 0 ? 0 : now }
 
-  /// Records a synchronous build by `origin` since `start`, on this thread, of the innermost
-  /// resolution's step; nothing if `start` is 0.
-  static func note(built origin: ValueOrigin, since start: UInt64) {
-    add(built: origin, step: nil, trigger: nil, since: start)
-  }
-
-  /// Records an async build by `origin` of `step`, asked for by `trigger` (`load()` or
-  /// `prepare()`), since `start`, on this task; nothing if `start` is 0.
-  static func note(
-    built origin: ValueOrigin, of step: WaitGraph.Step,
-    trigger: InitializerRegistry.Timeline.Build.Trigger,
-    since start: UInt64
-  ) {
-    add(built: origin, step: step, trigger: trigger, since: start)
-  }
-
-  /// Records a wait for `step` since `start`: on this thread, or, with the `trigger` of an async
-  /// build, on this task; nothing if `start` is 0.
-  static func note(
-    waitFor step: WaitGraph.Step, trigger: InitializerRegistry.Timeline.Build.Trigger? = nil,
-    since start: UInt64
-  ) {
-    add(built: nil, step: step, trigger: trigger, since: start)
-  }
-
-  /// Records a build (`built`) or a wait (nil) of `step`, or of the innermost resolution's step.
+  /// Records a build by `built` (nil: a wait) of `step`, or of the innermost resolution's step,
+  /// since `start`; nothing if `start` is 0.
   ///
-  /// An async one (with a `trigger`) runs on a task; a synchronous build is asked for by a read
-  /// or by `resolve(_:for:)`, as the innermost frame says.
-  private static func add(
-    built: ValueOrigin?, step: WaitGraph.Step?,
-    trigger: InitializerRegistry.Timeline.Build.Trigger?,
-    since start: UInt64
+  /// An async one (with the `trigger` of `load()` or `prepare()`) ran on this task; a synchronous
+  /// one on this thread, asked for by a read or by `resolve(_:for:)`, as the innermost frame says.
+  static func note(
+    built: ValueOrigin?, of step: WaitGraph.Step? = nil,
+    trigger: InitializerRegistry.Timeline.Build.Trigger? = nil, since start: UInt64
   ) {
     guard start != 0 else { return }  // Not recording: no other work.
     let frame = ResolutionFrame.current?.pointee

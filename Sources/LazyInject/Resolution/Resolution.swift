@@ -155,14 +155,17 @@ extension InitializerRegistry {
         if let version = decision.fastPathVersion {
           // Before the build: the reads its initializer makes of the same pair take the table.
           FastPath.record(
-            building: registration, for: property, in: containerClass,
+            registration, for: property, in: containerClass,
             isObserved: decision.isObserved, version: version)
         }
         source = .build(registration)
       }
     case .defaultInitializer(let initializable):
       outcome.origin = .defaultInitializer(property)
-      source = .value(buildDefault(initializable, for: property))
+      SlotLock.assertNoLockHeld()
+      let start = Recorder.start
+      source = .value(initializable.init())
+      Recorder.note(built: .defaultInitializer(property), since: start)
     case .absentOptional:
       source = .value((property as! any _OptionalDependency.Type).none)
     case .missing, .undecided:
@@ -184,9 +187,7 @@ extension InitializerRegistry {
   ) throws -> Property {
     SlotLock.assertNoLockHeld()
     let start = Recorder.start
-    defer {
-      if start != 0 { Recorder.note(built: .registration(registration.source), since: start) }
-    }
+    defer { Recorder.note(built: .registration(registration.source), since: start) }
     do {
       guard registration.propertyType == property else {
         return try registration.makeAny(container) as! Property
@@ -195,18 +196,6 @@ extension InitializerRegistry {
     } catch {
       throw failure(error, of: registration)
     }
-  }
-
-  /// The value of `init()` of `initializable`, which serves `property` (itself, or `T?` for
-  /// `T`), with no lock of LazyInject held.
-  private static func buildDefault(
-    _ initializable: any DefaultInitializable.Type, for property: Any.Type
-  ) -> Any {
-    SlotLock.assertNoLockHeld()
-    let start = Recorder.start
-    let value = initializable.init()
-    if start != 0 { Recorder.note(built: .defaultInitializer(property), since: start) }
-    return value
   }
 
   /// The value of a forward `registration` to `target`: `target` resolved for the same container

@@ -50,7 +50,7 @@ import _LazyInjectShims
   /// UsersViewController.resourceLoader"` (without the property's name for an explicit
   /// `resolve`), its `container` `"UsersViewController.resourceLoader"`.
   var step: WaitGraph.Step {
-    let object = RawMemory.object(at: container)
+    let object = RawMemory.object(atWord: RawMemory.word(container))
     let offset = slot.map { slot in slot - container }
     return .property(property, in: type(of: object), offset: offset)
   }

@@ -98,9 +98,8 @@ extension InitializerRegistry {
       isSingleReference(Property.self), let handle = shared.handle
     {
       FastPath.record(
-        keptHandle: handle, holding: shared.value as AnyObject, of: registration,
-        for: Property.self, in: type(of: container), isObserved: outcome.isObserved,
-        version: version)
+        registration, keptHandle: handle, holding: shared.value as AnyObject, for: Property.self,
+        in: type(of: container), isObserved: outcome.isObserved, version: version)
     }
     return shared.value as! Property
   }
@@ -145,7 +144,7 @@ extension InitializerRegistry {
         let start = Recorder.start
         state.lock.wait()
         WaitGraph.didWait()
-        Recorder.note(waitFor: frame.pointee.step, since: start)
+        Recorder.note(built: nil, of: frame.pointee.step, since: start)
       }
     }
   }
@@ -158,11 +157,10 @@ extension InitializerRegistry {
   /// rules whose build used them.
   private func layersThatMayKeep(in stack: OverrideStack?) -> [InitializerRegistry] {
     var layers: [InitializerRegistry] = []
-    for layer in stack?.layers ?? [] where layer.base == root {
-      if layer.registry.overrideDepth > overrideDepth {
-        layers.append(layer.registry)
-        layers.append(layer.inForce)
-      }
+    for layer in stack?.layers ?? []
+    where layer.base == root && layer.registry.overrideDepth > overrideDepth {
+      layers.append(layer.registry)
+      layers.append(layer.inForce)
     }
     return layers
   }
@@ -391,7 +389,7 @@ extension InitializerRegistry {
           handles: handles)
       case nil:
         // The other task's build ended: look again.
-        Recorder.note(waitFor: recorded, trigger: trigger, since: start)
+        Recorder.note(built: nil, of: recorded, trigger: trigger, since: start)
       }
     }
   }

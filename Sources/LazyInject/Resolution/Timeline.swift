@@ -96,27 +96,21 @@ extension InitializerRegistry {
         return first.end > second.end
       }
       // Threads and tasks are numbered from 1 each, in the order they first appear.
-      var numbers: [Recorder.TrackKey: Int] = [:]
-      var threadCount = 0
-      var taskCount = 0
+      var threads: [UnsafeRawPointer: Int] = [:]
+      var tasks: [Int: Int] = [:]
       var builds: [Build] = []
       var waits: [Wait] = []
       for record in ordered {
-        if numbers[record.track] == nil {
-          switch record.track {
-          case .thread:
-            threadCount += 1
-            numbers[record.track] = threadCount
-          case .task:
-            taskCount += 1
-            numbers[record.track] = taskCount
-          }
-        }
-        let number = numbers[record.track] ?? 0
         let track: Track
         switch record.track {
-        case .task: track = .task(number)
-        case .thread: track = record.isMainThread ? .mainThread : .thread(number)
+        case .thread(let identity):
+          let number = threads[identity] ?? threads.count + 1
+          threads[identity] = number
+          track = record.isMainThread ? .mainThread : .thread(number)
+        case .task(let hash):
+          let number = tasks[hash] ?? tasks.count + 1
+          tasks[hash] = number
+          track = .task(number)
         }
         let startNanoseconds = record.start - origin
         let durationNanoseconds = record.end - record.start

@@ -150,7 +150,7 @@ package final class Protected<Value>: @unchecked Sendable {
     #if DEBUG
       assert(_lazyinject_checked_holds_slot_lock(object) == 0, "slot lock taken twice")
     #endif
-    _lazyinject_lock(object)
+    _lazyinject_stripe_lock(_lazyinject_stripe_for(object))
     #if DEBUG
       _lazyinject_checked_note_slot_lock(object, 1)
     #endif
@@ -162,7 +162,7 @@ package final class Protected<Value>: @unchecked Sendable {
       assert(_lazyinject_checked_holds_slot_lock(object) != 0, "slot lock released unheld")
       _lazyinject_checked_note_slot_lock(object, 0)
     #endif
-    _lazyinject_unlock(object)
+    _lazyinject_stripe_unlock(_lazyinject_stripe_for(object))
   }
 
   /// Checks, in debug builds, that this thread holds the slot lock of `object`.

@@ -27,11 +27,6 @@ import _LazyInjectShims
     Unmanaged.passUnretained(object).toOpaque()
   }
 
-  /// The object at `address`, which someone else keeps alive.
-  static func object(at address: UnsafeRawPointer) -> AnyObject {
-    Unmanaged<AnyObject>.fromOpaque(address).takeUnretainedValue()
-  }
-
   /// The object a nonzero `word` names, unretained: someone else keeps it alive.
   static func object(atWord word: UInt) -> AnyObject {
     Unmanaged<AnyObject>.fromOpaque(pointer(word)).takeUnretainedValue()
@@ -52,28 +47,15 @@ import _LazyInjectShims
     UInt(bitPattern: Unmanaged.passRetained(object).toOpaque())
   }
 
-  /// The word of `object`, unretained: someone else keeps it alive.
-  static func word(of object: AnyObject) -> UInt {
-    UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
-  }
-
   /// The object of a nonzero retained `word`, taking over its +1.
   @inlinable @inline(__always)
   static func takeRetained(_ word: UInt) -> AnyObject {
     Unmanaged<AnyObject>.fromOpaque(pointer(word)).takeRetainedValue()
   }
 
-  /// The object a nonzero `word` names, retained now, where no optimizer moves the retain: a
-  /// reader retains what a slot names before it unlocks the slot (see `_lazyinject_retain`).
-  @inlinable @inline(__always)
-  static func retainedObject(atWord word: UInt) -> AnyObject {
-    let object = pointer(word)
-    _lazyinject_retain(object)
-    return Unmanaged<AnyObject>.fromOpaque(object).takeRetainedValue()
-  }
-
   /// Retains the object a nonzero `word` names, where no optimizer moves the retain: the word
-  /// is then retained once more, for a holder that takes it over.
+  /// is then retained once more, for a holder that takes it over; a reader retains what a slot
+  /// names before it unlocks the slot (see `_lazyinject_retain`).
   @inlinable @inline(__always)
   static func retain(_ word: UInt) {
     _lazyinject_retain(pointer(word))
@@ -104,10 +86,11 @@ import _LazyInjectShims
     address.storeBytes(of: word, as: UInt.self)
   }
 
-  /// The word a slot's stored `AnyObject?` is: its object's address, or 0 for nil.
+  /// The word of `object`, unretained (someone else keeps it alive), or 0 for nil: what a
+  /// slot's stored `AnyObject?` is.
   @inlinable @inline(__always)
-  static func word(ofSlot stored: AnyObject?) -> UInt {
-    unsafeBitCast(stored, to: UInt.self)
+  static func word(of object: AnyObject?) -> UInt {
+    unsafeBitCast(object, to: UInt.self)
   }
 
   /// `object` as a value of `Value`, a class type with no witness table (`isSingleReference`):
@@ -123,13 +106,6 @@ import _LazyInjectShims
   static func object<Value>(of value: Value) -> AnyObject {
     assert(isSingleReference(Value.self), "a value that is no single reference")
     return unsafeBitCast(value, to: AnyObject.self)
-  }
-
-  /// The word of `value`, a single reference (`isSingleReference`), unretained.
-  @inlinable @inline(__always)
-  static func word<Value>(ofValue value: Value) -> UInt {
-    assert(isSingleReference(Value.self), "a value that is no single reference")
-    return unsafeBitCast(value, to: UInt.self)
   }
 
   /// The value a slot at `slot` holds, a single reference stored itself (`SlotWord.object`), read

@@ -146,10 +146,3 @@ internal func onMainActorAnywhere<Argument, Result>(
 ) -> @Sendable (Argument) throws -> Result {
   unsafeBitCast(function, to: (@Sendable (Argument) throws -> Result).self)
 }
-
-/// The main-actor `function`, which throws nothing, as one callable from anywhere (see above).
-internal func onMainActorAnywhere<Argument, Result>(
-  _ function: @escaping @MainActor (Argument) -> Result
-) -> @Sendable (Argument) -> Result {
-  unsafeBitCast(function, to: (@Sendable (Argument) -> Result).self)
-}

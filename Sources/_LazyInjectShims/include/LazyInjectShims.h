@@ -42,15 +42,6 @@ static inline void _lazyinject_stripe_unlock(_lazyinject_stripe *_Nonnull stripe
 }
 #endif
 
-/// Locks the slots of `object`. Held only to read or write a slot: never while user code runs.
-static inline void _lazyinject_lock(const void *_Nonnull object) {
-  _lazyinject_stripe_lock(_lazyinject_stripe_for(object));
-}
-
-static inline void _lazyinject_unlock(const void *_Nonnull object) {
-  _lazyinject_stripe_unlock(_lazyinject_stripe_for(object));
-}
-
 /// The hash of a (property type, container class) pair, by their metadata addresses (cast to
 /// integers): the fast path's table probes by its low bits. Mixed in 64 bits whatever the
 /// word size (on watchOS's arm64_32, shifting a word by 32 would be undefined behaviour), and

@@ -31,8 +31,8 @@ enum FirstReadPaths {
   static func fastPathEntry(for property: Any.Type, in containerClass: AnyClass) -> FastPathEntry? {
     // Read under a slot lock, as first reads read it (any stripe will do).
     let anyObject = UnsafeRawPointer(bitPattern: 0x1000)!
-    _lazyinject_lock(anyObject)
-    defer { _lazyinject_unlock(anyObject) }
+    _lazyinject_stripe_lock(_lazyinject_stripe_for(anyObject))
+    defer { _lazyinject_stripe_unlock(_lazyinject_stripe_for(anyObject)) }
     let address = { (type: Any.Type) in
       UnsafeRawPointer(bitPattern: UInt(bitPattern: Int(bitPattern: ObjectIdentifier(type))))!
     }
