@@ -24,10 +24,13 @@
 // `measure/system<TAB>nanoseconds` lines, for `COMPARE_TABLE=1 Benchmarks/compare`;
 // `--rounds N` sets the rounds of each measure.
 // `--help` lists the options.
-// `--profile cold`, `--profile singleton`, `--profile deep` (a cold read 20 classes deep),
-// `--profile hot` (reads of a resolved property) or `--profile resolve` (a cold
-// `resolve(_:for:)`) runs one loop of 5,000,000 reads (or the count after it) for `perf record`
-// and `scripts/callgrind`, prints its checksum and exits.
+// `--profile cold`, `--profile singleton` and `--profile hot` run the targets' loops
+// (`use(opaque(LazyHolder()).service)`, the singleton's, `use(holder.service)`); until the
+// targets passed the value on, they ran the loops that `--profile cold-value`, `singleton-value`
+// and `hot-value` run now (the container made in the loop, its `.value` read; a resolved
+// property's `.value`). `--profile deep` (a cold read 20 classes deep) or `--profile resolve` (a
+// cold `resolve(_:for:)`): each runs one loop of 5,000,000 reads (or the count after it) for
+// `perf record` and `scripts/callgrind`, prints its checksum and exits.
 import Foundation
 import LazyInject
 
@@ -46,7 +49,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
       --registrations N the largest registry size measured (100000; 1000 with --quick)
       --only MEASURE    one measure, printed: targets, costs, registry-lock, speed, validate, table
       --profile KIND [N] one loop of N reads (5,000,000) for perf record and scripts/callgrind:
-                        cold, singleton, deep, hot, resolve
+                        cold, singleton, hot (the targets' loops), cold-value, singleton-value,
+                        hot-value (the earlier ones), deep, resolve
       --help, -h        this text
     """)
   exit(0)
@@ -82,17 +86,22 @@ if arguments.first == "--profile" {
   let kind = arguments.dropFirst().first
   let count = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 5_000_000
   switch kind {
-  case "singleton": print(singletonLazy(count))
-  case "deep": print(coldLazy(Level19.init, count))
+  case "singleton": consume(singletonTargetUse(count))
+  case "deep": consume(coldLazy(Level19.init, count))
   case "hot":
-    let holder = LazyInjectHolder()
-    print(readLazy(holder, count))
+    let holder = opaque(LazyHolder())
+    use(holder.service)
+    consume(hotTargetUse(holder, count))
   case "resolve":
     let registry = InitializerRegistry()
     registry.register(Service.self, in: Consumer.self) { _ in Service() }
-    print(coldResolve(registry, count))
-  default: print(coldLazy(count))
+    consume(coldResolve(registry, count))
+  case "cold-value": consume(coldLazy(count))
+  case "singleton-value": consume(singletonLazy(count))
+  case "hot-value": consume(readLazy(LazyInjectHolder(), count))
+  default: consume(coldTargetUse(count))
   }
+  print(blackHole &+ usedSum)
   exit(0)
 }
 
