@@ -135,6 +135,7 @@ extension Results {
     }
     md += "\n" + targets.markdown
     md += "\n" + costs.markdown
+    md += "\n" + appScale.markdown
     for measurement in [hot, hotMutable, cold, singleton] {
       md += "\n" + table(measurement)
     }

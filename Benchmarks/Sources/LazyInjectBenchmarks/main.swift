@@ -24,6 +24,9 @@
 // `measure/system<TAB>nanoseconds` lines, for `COMPARE_TABLE=1 Benchmarks/compare`;
 // `--rounds N` sets the rounds of each measure.
 // `--help` lists the options.
+// `--only app-scale` runs only the app-scale group (AppScaleMeasure.swift): it builds the
+// AppScale executables (`swift build --product`, the 20,000 conformances only in a full run) and
+// runs each child mode of each in fresh processes.
 // `--profile cold`, `--profile singleton` and `--profile hot` run the targets' loops
 // (`use(opaque(LazyHolder()).service)`, the singleton's, `use(holder.service)`); until the
 // targets passed the value on, they ran the loops that `--profile cold-value`, `singleton-value`
@@ -47,7 +50,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
       --processes N     child processes of the targets' and the costs' measures (3; 2 with --quick)
       --rounds N        rounds of each measure (31; 3 with --quick)
       --registrations N the largest registry size measured (100000; 1000 with --quick)
-      --only MEASURE    one measure, printed: targets, costs, registry-lock, speed, validate, table
+      --only MEASURE    one measure, printed: targets, costs, registry-lock, speed, validate,
+                        table, app-scale
       --profile KIND [N] one loop of N reads (5,000,000) for perf record and scripts/callgrind:
                         cold, singleton, hot (the targets' loops), cold-value, singleton-value,
                         hot-value (the earlier ones), deep, resolve
@@ -151,8 +155,9 @@ func step<Result>(_ name: String, _ body: () -> Result) -> Result {
 
 if arguments.contains("--only") {
   let only = argument(after: "--only")
-  guard ["targets", "costs", "registry-lock", "speed", "validate", "table"].contains(only) else {
-    print("--only knows six measures: targets, costs, registry-lock, speed, validate, table")
+  let measures = ["targets", "costs", "registry-lock", "speed", "validate", "table", "app-scale"]
+  guard let only, measures.contains(only) else {
+    print("--only knows seven measures: \(measures.joined(separator: ", "))")
     exit(2)
   }
   guard !writes else {
@@ -180,6 +185,15 @@ if arguments.contains("--only") {
     print(costs.text.joined(separator: "\n"))
     // Timings never fail a run; a process that gave no figures does.
     exit(costs.failures.isEmpty ? 0 : 1)
+  }
+  if only == "app-scale" {
+    let appScale = step("the app-scale group, \(processCount) cycles of fresh processes") {
+      measureAppScale(processCount, settings, isQuick: isQuick)
+    }
+    print()
+    print(appScale.text.joined(separator: "\n"))
+    // Timings never fail a run; a build that failed, or a process that gave no figures, does.
+    exit(appScale.failures.isEmpty ? 0 : 1)
   }
   if only == "speed" {
     // The timed rows alone, for profiling work: hot reads, cold reads, singletons.
@@ -229,6 +243,9 @@ let targets = step("the targets: hot, cold and singleton, in \(processCount) pro
 let costs = step(
   "the costs of scopes, recording and discarded models, in \(processCount) processes"
 ) { measureCostsInProcesses(processCount, settings) }
+let appScale = step("the app-scale group, \(processCount) cycles of fresh processes") {
+  measureAppScale(processCount, settings, isQuick: isQuick)
+}
 let hot = step("hot reads") { measureHotRead(settings) }
 let hotMutable = step("hot reads of a var field") { measureHotReadOfMutableField(settings) }
 let cold = step("cold reads") { measureCold(settings) }
@@ -246,7 +263,7 @@ let results = Results(
   preparation: await measurePreparation(isQuick: isQuick),
   registryLock: step("work under the registry lock") { measureRegistryLock(settings) },
   validation: step("validate(classesIn:)") { measureValidation(settings, isQuick: isQuick) },
-  costs: costs)
+  costs: costs, appScale: appScale)
 
 print()
 print(results.text)
