@@ -1,3 +1,4 @@
+import AppScaleFigures
 import Dispatch
 import Foundation
 import LazyInject

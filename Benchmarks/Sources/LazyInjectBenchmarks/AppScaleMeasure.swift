@@ -1,4 +1,4 @@
-import AppScaleKit
+import AppScaleFigures
 import Foundation
 
 // The app-scale group: what an app pays at launch for hundreds of first reads of new pairs (a
@@ -288,8 +288,7 @@ extension AppScaleRuns {
       1. First reads: each system's 500 first reads, in blocks of 25 pairs, one block of each
          system in turn; per pair, the total over 500.
       2. A new object of each pair read before: all 500, the `@Lazy` loop and the control
-         alternating in \(rounds) rounds of about \(sampleNanoseconds / 1_000_000) ms; the
-         medians, per read.
+         alternating in \(rounds) rounds of about \(sampleNanoseconds / 1_000_000) ms; the medians, per read.
       3. `InitializerRegistry.shared.install` of the module of 500 rules: the registry's first
          use in the process.
       4. `validate(classesIn:)` of the generated module on a registry with its rules: the first

@@ -1,5 +1,5 @@
-// The figures an app-scale child process prints, one `key<TAB>value` line each, and their
-// keys, which the runner (LazyInjectBenchmarks' AppScaleMeasure.swift) reads back.
+// The figures an app-scale child process (AppScaleKit) prints, one `key<TAB>value` line each,
+// and their keys, which the runner (LazyInjectBenchmarks' AppScaleMeasure.swift) reads back.
 
 /// The child modes of an app-scale executable, each run in fresh processes.
 public enum AppScaleChild: String, CaseIterable, Sendable {
