@@ -24,10 +24,32 @@ let package = Package(
       // validation reads only the classes' metadata.
       swiftSettings: [.unsafeFlags(["-Onone"])],
       plugins: ["GenerateScreens"]),
+    // The app-scale group (`--only app-scale`): executables of 500 services read through each
+    // system, with M extra protocol conformances (each target's app-scale.json), generated at
+    // build time. LazyInjectBenchmarks builds them when the group runs (`swift build --product`),
+    // so that its own build, CI's, never compiles the 20,000 conformances.
+    .executableTarget(name: "AppScaleGenerator"),
+    .plugin(
+      name: "GenerateAppScale", capability: .buildTool(), dependencies: ["AppScaleGenerator"]),
+    // The child modes and figure keys, shared by AppScaleKit and LazyInjectBenchmarks, which so
+    // builds no part of the group but these (Benchmarks/compare builds it on old LazyInjects).
+    .target(name: "AppScaleFigures"),
+    .target(
+      name: "AppScaleKit",
+      dependencies: [
+        "AppScaleFigures",
+        .product(name: "LazyInject", package: "LazyInject"),
+        .product(name: "LazyInjectChecks", package: "LazyInject"),
+        .product(name: "Swinject", package: "Swinject"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+      ]),
+    appScale(conformances: 0),
+    appScale(conformances: 200),
+    appScale(conformances: 20_000),
     .executableTarget(
       name: "LazyInjectBenchmarks",
       dependencies: [
-        "AllocationCounter", "GeneratedScreens",
+        "AllocationCounter", "AppScaleFigures", "GeneratedScreens",
         .product(name: "LazyInject", package: "LazyInject"),
         .product(name: "LazyInjectChecks", package: "LazyInject"),
         .product(name: "Swinject", package: "Swinject"),
@@ -37,3 +59,18 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+/// The app-scale executable `AppScale<conformances>`, whose folder's app-scale.json says how many
+/// services and conformances GenerateAppScale generates.
+func appScale(conformances: Int) -> Target {
+  .executableTarget(
+    name: "AppScale\(conformances)",
+    dependencies: [
+      "AppScaleKit",
+      .product(name: "LazyInject", package: "LazyInject"),
+      .product(name: "Swinject", package: "Swinject"),
+      .product(name: "Dependencies", package: "swift-dependencies"),
+    ],
+    exclude: ["app-scale.json"],
+    plugins: ["GenerateAppScale"])
+}

@@ -119,9 +119,76 @@ func makeSwinjectContainer(scope: ObjectScope) -> Container {
   return container
 }
 
+// MARK: The targets' loop: the value passed on (TargetMeasures.swift)
+
+/// What the targets' rows build and pass on: one allocation, one field to read.
+final class TargetService: Sendable {
+  let tag: Int
+  init() { tag = 1 }
+}
+
+/// The control of the hot and cold targets.
+final class PlainHolder {
+  lazy var service = TargetService()
+}
+
+/// The hot and cold targets' container; its rule is `register(TargetService.self)`.
+final class LazyHolder {
+  @LazyInject.Lazy var service: TargetService
+  init() {}
+}
+
+/// What the singleton target's rule keeps: one allocation, one field to read.
+final class TargetSingle: Sendable {
+  let tag: Int
+  init() { tag = 1 }
+}
+
+/// The global instance the singleton target's control reads.
+enum Global {
+  static let single = TargetSingle()
+}
+
+/// The control of the singleton target.
+final class PlainSingletonHolder {
+  lazy var single = Global.single
+}
+
+/// The singleton target's container; its rule is `register(TargetSingle.self, scope: .singleton)`.
+final class LazySingletonHolder {
+  @LazyInject.Lazy var single: TargetSingle
+  init() {}
+}
+
+/// What `use` adds the tags to: printed by the targets' child processes.
+nonisolated(unsafe) var usedSum = 0  // Written by the single benchmark thread only.
+
+/// Takes a dependency, as an app passes one on: the value must exist, retained, at the call.
+@inline(never) func use(_ service: TargetService) {
+  usedSum &+= service.tag
+}
+
+/// The same for the singleton target's value.
+@inline(never) func use(_ single: TargetSingle) {
+  usedSum &+= single.tag
+}
+
+/// Returns `object`, out of the optimizer's sight, so that a container made in a loop lives on
+/// the heap, as an app's view controllers and view models do.
+///
+/// Never inlined is not enough: the optimizer reads the effects of a function it does not
+/// inline, learns that `object` only comes back, and puts a `lazy var` container that goes
+/// nowhere else on the stack (`swift_initStackObject`: no malloc, no free). Unoptimized, the
+/// function has no effects it can read; its body is a retain and a return.
+@inline(never) @_optimize(none) func opaque<Object: AnyObject>(_ object: Object) -> Object {
+  object
+}
+
 /// Registrations every run needs in `InitializerRegistry.shared`.
 func registerLazyInjectFixtures() {
   let registry = InitializerRegistry.shared
+  registry.register(TargetService.self) { _ in TargetService() }
+  registry.register(TargetSingle.self, scope: .singleton) { _ in TargetSingle() }
   registry.register(Service.self) { _ in Service() }
   registry.register(DeepService.self, in: Level0.self) { _ in DeepService() }
   registry.register(SharedManager.self, scope: .singleton) { _ in SharedManager() }

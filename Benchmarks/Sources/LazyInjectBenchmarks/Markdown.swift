@@ -29,15 +29,24 @@ extension Results {
       ### Hot, cold and singleton: the targets
 
       The targets are measured as the benchmark issue specifies, so that everyone measures the
-      same thing:
+      same thing, with the loop in which the value is passed on to a function that is never
+      inlined, as an app passes a dependency on:
 
-      - hot: one object whose property is resolved; its property is read N times, a stored `Int`
-        of the value added to a sum that is printed; control: the same with a `lazy var`;
-      - cold: a new container object, its property read once (adding the value's `Int`), both
-        released; control: the same with a `lazy var` whose getter calls the same class's
-        `init()`;
-      - singleton: the same with a singleton-scoped rule; control: a `lazy var` that reads a
-        global `let` instance;
+      ```swift
+      final class Service { let tag: Int; init() { tag = 1 } }
+      final class PlainHolder { lazy var service = Service() }
+      final class LazyHolder { @Lazy var service: Service; init() {} }
+      @inline(never) func use(_ s: Service) { sum &+= s.tag }
+      @inline(never) @_optimize(none) func opaque<T: AnyObject>(_ x: T) -> T { x }
+      ```
+
+      - hot: `for _ in 0..<n { use(holder.service) }`, one object whose property was read
+        before; control: the same with a `lazy var`;
+      - cold: `for _ in 0..<n { use(opaque(LazyHolder()).service) }`, a new container each
+        time, its property read once, both released; control: `PlainHolder`, whose `lazy var`
+        getter calls the same class's `init()`;
+      - singleton: the same with a singleton-scoped rule; control: `lazy var single =
+        Global.single`, a global `let` instance;
       - the `@Lazy` row and its control alternate, and nothing else runs between them, in
         \(settings.rounds) rounds of about \(sampleMilliseconds) ms each (iterations calibrated per loop) within
         one process; a row's figure is the median of its rounds, its ratio is that over the
@@ -49,16 +58,22 @@ extension Results {
       Figures on a shared machine move between processes by up to 40% for every system, the
       `lazy var` control included: hence ratios within a process, and every process.
 
-      Every container of these rows, `@Lazy`'s and the control's alike, is made by a function of
-      its own that is never inlined (`@inline(never) func newLazyVarHolder() -> LazyVarHolder`),
-      so it is returned from a call and lives on the heap, as an app's view controllers and view
-      models do. Made in the loop itself, a `lazy var` container that does not escape is put on
-      the stack by Swift's optimizer (`swift_initStackObject`: no malloc, no free), while a
-      `@Lazy` container cannot be, since its first read hands the object to the resolution: that
-      control would measure a container no app has. The ratios with the container made in the
-      loop, the `lazy var`'s on the stack, are reported below the targets as information; they
-      are no target. In the hot row, `@Lazy` is faster: a `lazy var` getter pays a dynamic
-      exclusivity check on every read of a heap object's property, and `@Lazy`'s read does not.
+      `use` takes the value itself, so each read hands it over retained, as an app's call does.
+      The earlier loops, kept as information rows ("reading .value"), add a stored `Int` of the
+      value to a local sum (`sum &+= holder.service.value`): the optimizer then reads the field
+      in place and may skip the retain and release of the value, for `@Lazy` and `lazy var`
+      alike, which an app that passes its dependency on does not skip. Their containers come
+      from a factory of their own that is never inlined (`newLazyVarHolder()`).
+
+      Every container of the cold and singleton rows, `@Lazy`'s and the control's alike, is
+      passed through `opaque`, so it lives on the heap, as an app's view controllers and view
+      models do. `@inline(never)` alone is not enough: the optimizer reads the effects of a
+      function it does not inline, learns that the argument only comes back, and puts a `lazy
+      var` container that goes nowhere else on the stack (`swift_initStackObject`: no malloc, no
+      free); unoptimized, `opaque` has no effects it can read. A `@Lazy` container cannot be on
+      the stack, since its first read hands the object to the resolution: that control would
+      measure a container no app has. The ratios with the container made in the loop, the `lazy
+      var`'s on the stack, are reported below the targets as information; they are no target.
 
       `swift run -c release --package-path Benchmarks LazyInjectBenchmarks --only targets` runs
       this measure alone (`--processes N` sets how many processes); `Benchmarks/compare` runs it
@@ -120,6 +135,7 @@ extension Results {
     }
     md += "\n" + targets.markdown
     md += "\n" + costs.markdown
+    md += "\n" + appScale.markdown
     for measurement in [hot, hotMutable, cold, singleton] {
       md += "\n" + table(measurement)
     }
@@ -249,9 +265,10 @@ extension TargetRuns {
       ### The targets in every process
 
       Each cell is a process's ratio of medians, `@Lazy`'s time over its control's, with both
-      times per operation; a goal holds only if it holds in every process. The last two rows make
-      the container in the loop, where the optimizer puts the `lazy var` container on the stack:
-      information, no target.
+      times per operation; a goal holds only if it holds in every process. The first three rows
+      pass the value to `use`; the next three are the earlier loops, which read its `value` into a
+      sum; the last two make the container in the loop, where the optimizer puts the `lazy var`
+      container on the stack: information, no target.
 
       | Row | Goal | \(numbers.joined(separator: " | ")) | Worst | Holds in every process |
       | --- | --- | \(numbers.map { _ in "--- | " }.joined())--- | --- |

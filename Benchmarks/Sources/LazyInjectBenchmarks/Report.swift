@@ -22,6 +22,9 @@ struct Results {
   /// The costs of scopes, recording and discarded models, a reset of a scope that 10,000
   /// objects hold and the export of a timeline: each row with its control, in every process.
   let costs: CostRuns
+  /// The app-scale group: 500 new pairs in executables with M extra conformances, each row in
+  /// fresh processes.
+  let appScale: AppScaleRuns
 }
 
 /// One target of the benchmark issue, and whether this run met it.
@@ -37,8 +40,9 @@ extension Results {
   /// The missed targets whose figures do not depend on the machine's speed.
   ///
   /// Allocations per first read, bytes per property, duplicates in the race: missing one fails
-  /// the run, CI's `--quick` too, as does a process of the targets' or the costs' measure that
-  /// crashed or gave no figures. Timings are reported, never gated.
+  /// the run, CI's `--quick` too, as does a process of the targets' or the costs' measure or of
+  /// the app-scale group that crashed or gave no figures, or an app-scale executable that did not
+  /// build. Timings are reported, never gated.
   var deterministicFailures: [String] {
     let lazyMemory = memory.first { $0.system == "@Lazy" }!
     let lazyVarMemory = memory.first { $0.system == "lazy var" }!
@@ -65,6 +69,7 @@ extension Results {
     }
     failures.append(contentsOf: targets.failures)
     failures.append(contentsOf: costs.failures)
+    failures.append(contentsOf: appScale.failures.map { "the app-scale group: \($0)" })
     return failures
   }
 
@@ -163,7 +168,7 @@ extension Results {
 
   /// The figures as plain text, for the terminal.
   var text: String {
-    var lines = targets.text + costs.text
+    var lines = targets.text + costs.text + appScale.text
     for measurement in [hot, hotMutable, cold, registrySize, singleton] {
       lines.append(measurement.summary)
     }

@@ -95,7 +95,7 @@ private struct CheckError: Error, CustomStringConvertible {
 
 /// Runs `command` with `arguments` in `directory`; its standard output, or if it fails, an error
 /// with the end of its standard error (of its standard output if it wrote no error).
-private func run(_ command: String, _ arguments: [String], in directory: URL) throws -> String {
+func run(_ command: String, _ arguments: [String], in directory: URL) throws -> String {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
   process.arguments = [command] + arguments

@@ -24,10 +24,16 @@
 // `measure/system<TAB>nanoseconds` lines, for `COMPARE_TABLE=1 Benchmarks/compare`;
 // `--rounds N` sets the rounds of each measure.
 // `--help` lists the options.
-// `--profile cold`, `--profile singleton`, `--profile deep` (a cold read 20 classes deep),
-// `--profile hot` (reads of a resolved property) or `--profile resolve` (a cold
-// `resolve(_:for:)`) runs one loop of 5,000,000 reads (or the count after it) for `perf record`
-// and `scripts/callgrind`, prints its checksum and exits.
+// `--only app-scale` runs only the app-scale group (AppScaleMeasure.swift): it builds the
+// AppScale executables (`swift build --product`, the 20,000 conformances only in a full run) and
+// runs each child mode of each in fresh processes.
+// `--profile cold`, `--profile singleton` and `--profile hot` run the targets' loops
+// (`use(opaque(LazyHolder()).service)`, the singleton's, `use(holder.service)`); until the
+// targets passed the value on, they ran the loops that `--profile cold-value`, `singleton-value`
+// and `hot-value` run now (the container made in the loop, its `.value` read; a resolved
+// property's `.value`). `--profile deep` (a cold read 20 classes deep) or `--profile resolve` (a
+// cold `resolve(_:for:)`): each runs one loop of 5,000,000 reads (or the count after it) for
+// `perf record` and `scripts/callgrind`, prints its checksum and exits.
 import Foundation
 import LazyInject
 
@@ -44,9 +50,11 @@ if arguments.contains("--help") || arguments.contains("-h") {
       --processes N     child processes of the targets' and the costs' measures (3; 2 with --quick)
       --rounds N        rounds of each measure (31; 3 with --quick)
       --registrations N the largest registry size measured (100000; 1000 with --quick)
-      --only MEASURE    one measure, printed: targets, costs, registry-lock, speed, validate, table
+      --only MEASURE    one measure, printed: targets, costs, registry-lock, speed, validate,
+                        table, app-scale
       --profile KIND [N] one loop of N reads (5,000,000) for perf record and scripts/callgrind:
-                        cold, singleton, deep, hot, resolve
+                        cold, singleton, hot (the targets' loops), cold-value, singleton-value,
+                        hot-value (the earlier ones), deep, resolve
       --help, -h        this text
     """)
   exit(0)
@@ -82,17 +90,22 @@ if arguments.first == "--profile" {
   let kind = arguments.dropFirst().first
   let count = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 5_000_000
   switch kind {
-  case "singleton": print(singletonLazy(count))
-  case "deep": print(coldLazy(Level19.init, count))
+  case "singleton": consume(singletonTargetUse(count))
+  case "deep": consume(coldLazy(Level19.init, count))
   case "hot":
-    let holder = LazyInjectHolder()
-    print(readLazy(holder, count))
+    let holder = opaque(LazyHolder())
+    use(holder.service)
+    consume(hotTargetUse(holder, count))
   case "resolve":
     let registry = InitializerRegistry()
     registry.register(Service.self, in: Consumer.self) { _ in Service() }
-    print(coldResolve(registry, count))
-  default: print(coldLazy(count))
+    consume(coldResolve(registry, count))
+  case "cold-value": consume(coldLazy(count))
+  case "singleton-value": consume(singletonLazy(count))
+  case "hot-value": consume(readLazy(LazyInjectHolder(), count))
+  default: consume(coldTargetUse(count))
   }
+  print(blackHole &+ usedSum)
   exit(0)
 }
 
@@ -142,8 +155,9 @@ func step<Result>(_ name: String, _ body: () -> Result) -> Result {
 
 if arguments.contains("--only") {
   let only = argument(after: "--only")
-  guard ["targets", "costs", "registry-lock", "speed", "validate", "table"].contains(only) else {
-    print("--only knows six measures: targets, costs, registry-lock, speed, validate, table")
+  let measures = ["targets", "costs", "registry-lock", "speed", "validate", "table", "app-scale"]
+  guard let only, measures.contains(only) else {
+    print("--only knows seven measures: \(measures.joined(separator: ", "))")
     exit(2)
   }
   guard !writes else {
@@ -171,6 +185,15 @@ if arguments.contains("--only") {
     print(costs.text.joined(separator: "\n"))
     // Timings never fail a run; a process that gave no figures does.
     exit(costs.failures.isEmpty ? 0 : 1)
+  }
+  if only == "app-scale" {
+    let appScale = step("the app-scale group, \(processCount) cycles of fresh processes") {
+      measureAppScale(processCount, settings, isQuick: isQuick)
+    }
+    print()
+    print(appScale.text.joined(separator: "\n"))
+    // Timings never fail a run; a build that failed, or a process that gave no figures, does.
+    exit(appScale.failures.isEmpty ? 0 : 1)
   }
   if only == "speed" {
     // The timed rows alone, for profiling work: hot reads, cold reads, singletons.
@@ -220,6 +243,9 @@ let targets = step("the targets: hot, cold and singleton, in \(processCount) pro
 let costs = step(
   "the costs of scopes, recording and discarded models, in \(processCount) processes"
 ) { measureCostsInProcesses(processCount, settings) }
+let appScale = step("the app-scale group, \(processCount) cycles of fresh processes") {
+  measureAppScale(processCount, settings, isQuick: isQuick)
+}
 let hot = step("hot reads") { measureHotRead(settings) }
 let hotMutable = step("hot reads of a var field") { measureHotReadOfMutableField(settings) }
 let cold = step("cold reads") { measureCold(settings) }
@@ -237,7 +263,7 @@ let results = Results(
   preparation: await measurePreparation(isQuick: isQuick),
   registryLock: step("work under the registry lock") { measureRegistryLock(settings) },
   validation: step("validate(classesIn:)") { measureValidation(settings, isQuick: isQuick) },
-  costs: costs)
+  costs: costs, appScale: appScale)
 
 print()
 print(results.text)

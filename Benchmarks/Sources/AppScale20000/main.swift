@@ -1,0 +1,10 @@
+// The app-scale executable with 20,000 extra conformances: the M = 20,000 row, built
+// only when the full group runs.
+// Its services, holders, rules and conformances are generated at build time from
+// app-scale.json (GenerateAppScale); AppScaleKit runs it, as `LazyInjectBenchmarks --only
+// app-scale` asks.
+import AppScaleKit
+
+/// The first line of `main`: where the launch rows start.
+let launchStart = LaunchClock.now()
+runAppScale(generatedApp(), launchStart: launchStart)
