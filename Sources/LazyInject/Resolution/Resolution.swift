@@ -152,7 +152,9 @@ extension InitializerRegistry {
         outcome.fastPathVersion = decision.fastPathVersion
         source = .sharedInstance(registration, owner: owner)
       } else {
-        if let version = decision.fastPathVersion {
+        // Only a first read records: the table serves slots, and `resolve(_:for:)` of a pair in it
+        // would take the table's lock for nothing.
+        if let version = decision.fastPathVersion, frame.pointee.slot != nil {
           // Before the build: the reads its initializer makes of the same pair take the table.
           FastPath.record(
             registration, for: property, in: containerClass,
