@@ -46,10 +46,10 @@ let package = Package(
     // Atomics and a thread-local slot for the hot path of `@Lazy`. Swift's own `Atomic` needs
     // iOS 18 / macOS 15, newer than the systems LazyInject supports.
     .target(name: "_LazyInjectShims"),
-    .target(name: "LazyInject", dependencies: ["_LazyInjectShims"]),
+    .target(name: "LazyInject", dependencies: ["_LazyInjectShims", "_LazyInjectScan"]),
     .target(name: "LazyInjectTesting", dependencies: ["LazyInject"]),
-    // The type records of a module's classes (ELF sections, Mach-O images): only the checks read
-    // them.
+    // The records of the binary's types and conformances (ELF sections, Mach-O images): the
+    // runtime reads which types conform to its protocols there, the checks a module's classes.
     .target(name: "_LazyInjectScan"),
     .target(
       name: "LazyInjectChecks", dependencies: ["LazyInject", "_LazyInjectScan", "_LazyInjectShims"]),
@@ -61,7 +61,7 @@ let package = Package(
       dependencies: [
         "LazyInject", "LazyInjectTesting", "LazyInjectChecks", "LazyInjectValidationFixtures",
         "LazyInjectStrippedFixtures", "LazyInjectNamelessFixtures", "LazyInjectTestSupport",
-        "_LazyInjectShims",
+        "_LazyInjectShims", "_LazyInjectScan",
       ]),
     // What the exit tests of both test targets share: a watchdog, and failing the process.
     .target(name: "LazyInjectTestSupport", path: "Tests/TestSupport"),

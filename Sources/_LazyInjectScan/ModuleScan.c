@@ -4,14 +4,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#if defined(__APPLE__)
-#include <mach-o/dyld.h>
-#include <mach-o/getsect.h>
-#include <mach-o/loader.h>
-#include <objc/runtime.h>
-#include <pthread.h>
-#include <stdlib.h>
-#endif
+#include "Records.h"
+
 #if __has_include(<ptrauth.h>)
 #include <ptrauth.h>
 #endif
@@ -25,31 +19,6 @@
 #define KIND_CLASS 16
 #define FLAG_IS_GENERIC 0x80
 
-/// A context descriptor: flags, then a relative pointer to its parent. A module's and a type's
-/// name follows; a type's metadata accessor (0 when absent: the pointer is nullable) follows its
-/// name.
-typedef struct {
-  uint32_t flags;
-  int32_t parent;
-  int32_t name;
-  int32_t accessFunction;
-} context_descriptor;
-
-/// The target of a relative direct pointer.
-static const void *relative(const int32_t *field) { return (const char *)field + *field; }
-
-/// The context descriptor a pointer-sized slot holds: signed on arm64e, as the runtime signs the
-/// context descriptor references it reads through a slot (TargetSignedContextPointer).
-static const context_descriptor *indirect_context(const void *slot) {
-#if __has_feature(ptrauth_calls)
-  const context_descriptor *__ptrauth(ptrauth_key_process_independent_data, 1, 0xae86) const
-      *indirect = slot;
-#else
-  const context_descriptor *const *indirect = slot;
-#endif
-  return *indirect;
-}
-
 /// A context's parent: NULL for a module, which has none. The parent is a relative indirectable
 /// pointer: with its low bit set, it points to a slot that holds the parent (a parent in another
 /// image, as the compiler may emit for a type nested in an extension of another module's type).
@@ -59,9 +28,9 @@ static const context_descriptor *parent_of(const context_descriptor *context) {
     return NULL;
   }
   if ((offset & 1) == 0) {
-    return relative(&context->parent);
+    return _lazyinject_relative(&context->parent);
   }
-  return indirect_context((const char *)&context->parent + (offset & ~1));
+  return _lazyinject_indirect_context((const char *)&context->parent + (offset & ~1));
 }
 
 /// Whether a context is a type (a class, struct or enum), whose name follows its parent.
@@ -78,7 +47,7 @@ static void qualified_name(const context_descriptor *descriptor, char *buffer, s
   for (const context_descriptor *context = descriptor;
        context != NULL && is_type(context) && count < sizeof(names) / sizeof(names[0]);
        context = parent_of(context)) {
-    names[count++] = relative(&context->name);
+    names[count++] = _lazyinject_relative(&context->name);
   }
   size_t length = 0;
   buffer[0] = '\0';
@@ -123,7 +92,7 @@ static void visit(const context_descriptor *descriptor, scan *scan) {
   if (context == NULL) {
     return;  // A chain that reaches no module (an unbound slot): no module to count it in.
   }
-  const char *moduleName = relative(&context->name);
+  const char *moduleName = _lazyinject_relative(&context->name);
   if (scan->module == NULL) {
     scan->body(LAZYINJECT_FOUND_MODULE, NULL, moduleName, scan->context);
     return;
@@ -131,7 +100,7 @@ static void visit(const context_descriptor *descriptor, scan *scan) {
   if (strcmp(moduleName, scan->module) != 0) {
     return;
   }
-  const char *name = relative(&descriptor->name);
+  const char *name = _lazyinject_relative(&descriptor->name);
   if (isGeneric) {
     char qualified[1024];
     qualified_name(descriptor, qualified, sizeof(qualified));
@@ -140,7 +109,7 @@ static void visit(const context_descriptor *descriptor, scan *scan) {
   }
   metadata_response response = {NULL, 0};
   if (descriptor->accessFunction != 0) {
-    const void *accessor = relative(&descriptor->accessFunction);
+    const void *accessor = _lazyinject_relative(&descriptor->accessFunction);
 #if __has_feature(ptrauth_calls)
     accessor = ptrauth_sign_unauthenticated(accessor, ptrauth_key_function_pointer, 0);
 #endif
@@ -158,7 +127,8 @@ static void visit(const context_descriptor *descriptor, scan *scan) {
 /// Visits the type metadata records in `[start, start + length)`: 32-bit relative pointers to
 /// type descriptors, whose low two bits say how (0: direct, 1: indirect; 2 and 3 name
 /// Objective-C classes, which are not Swift classes of a module).
-static void visit_records(const void *start, uintptr_t length, scan *scan) {
+static void visit_records(const void *start, uintptr_t length, void *context) {
+  scan *scan = context;
   const int32_t *record = start;
   for (uintptr_t index = 0; index < length / sizeof(int32_t); index++, record++) {
     int32_t offset = *record;
@@ -168,7 +138,7 @@ static void visit_records(const void *start, uintptr_t length, scan *scan) {
       visit((const context_descriptor *)target, scan);
       break;
     case 1: {
-      const context_descriptor *indirect = indirect_context(target);
+      const context_descriptor *indirect = _lazyinject_indirect_context(target);
       if (indirect != NULL) {
         visit(indirect, scan);
       }
@@ -180,118 +150,11 @@ static void visit_records(const void *start, uintptr_t length, scan *scan) {
   }
 }
 
-#if defined(__APPLE__)
-
-/// The images whose records are scanned: every image the Objective-C runtime reports loaded,
-/// outside the dyld shared cache (whose system images declare no class of an app's module), as
-/// the Swift runtime (ImageInspectionMachO.cpp) and Swift Testing (SectionBounds.swift) collect
-/// them. Images are never unloaded once Swift code is in them, so a header stays valid.
-static pthread_mutex_t images_lock = PTHREAD_MUTEX_INITIALIZER;
-static const struct mach_header **images = NULL;
-static size_t image_count = 0, image_capacity = 0;
-
-/// Called by the Objective-C runtime for each image loaded, those already loaded included, on the
-/// thread that loads it.
-static void image_loaded(const struct mach_header *header) {
-  if ((header->flags & MH_DYLIB_IN_CACHE) != 0) {
-    return;
-  }
-  pthread_mutex_lock(&images_lock);
-  if (image_count == image_capacity) {
-    size_t capacity = image_capacity == 0 ? 64 : image_capacity * 2;
-    const struct mach_header **grown = realloc(images, capacity * sizeof(*images));
-    if (grown == NULL) {
-      abort();
-    }
-    images = grown;
-    image_capacity = capacity;
-  }
-  images[image_count++] = header;
-  pthread_mutex_unlock(&images_lock);
-}
-
-static pthread_once_t images_once = PTHREAD_ONCE_INIT;
-static void collect_images(void) { objc_addLoadImageFunc(image_loaded); }
-
 int _lazyinject_scan_classes(const char *module, _lazyinject_scan_body body, void *context) {
-  pthread_once(&images_once, collect_images);
-  scan scan = {module, body, context};
-  // The list is copied, then walked unlocked: a metadata accessor may load an image.
-  pthread_mutex_lock(&images_lock);
-  size_t count = image_count;
-  const struct mach_header **headers = malloc((count == 0 ? 1 : count) * sizeof(*headers));
-  if (headers == NULL) {
-    abort();
-  }
-  memcpy(headers, images, count * sizeof(*headers));
-  pthread_mutex_unlock(&images_lock);
-  for (size_t image = 0; image < count; image++) {
-    const char *sections[] = {"__swift5_types", "__swift5_types2"};
-    for (size_t index = 0; index < sizeof(sections) / sizeof(sections[0]); index++) {
-      unsigned long size = 0;
-#if __LP64__
-      const uint8_t *data = getsectiondata(
-          (const struct mach_header_64 *)headers[image], "__TEXT", sections[index], &size);
-#else
-      const uint8_t *data = getsectiondata(headers[image], "__TEXT", sections[index], &size);
-#endif
-      if (data != NULL) {
-        visit_records(data, size, &scan);
-      }
-    }
-  }
-  free(headers);
-  return 1;
-}
-
-#elif defined(__ELF__)
-
-/// The start of the runtime's `MetadataSections` (SwiftShims/MetadataSections.h): a version,
-/// three words, then address ranges, the type metadata records' third. Every version has them.
-typedef struct {
-  uintptr_t start;
-  uintptr_t length;
-} section_range;
-typedef struct {
-  uintptr_t version;
-  const void *baseAddress;
-  void *unused0;
-  void *unused1;
-  section_range protocols;
-  section_range protocolConformances;
-  section_range typeMetadata;
-} metadata_sections;
-
-/// Exported by the Swift runtime on ELF platforms; weak, so that a runtime without it reads as
-/// "no records".
-extern void swift_enumerateAllMetadataSections(
-    bool (*body)(const void *sections, void *context), void *context) __attribute__((weak));
-
-static bool visit_sections(const void *sections, void *context) {
-  const metadata_sections *metadata = sections;
-  if (metadata->version >= 1) {
-    visit_records(
-        (const void *)metadata->typeMetadata.start, metadata->typeMetadata.length, context);
-  }
-  return true;
-}
-
-int _lazyinject_scan_classes(const char *module, _lazyinject_scan_body body, void *context) {
-  if (swift_enumerateAllMetadataSections == NULL) {
+  if (!_lazyinject_records_are_readable()) {
     return 0;
   }
   scan scan = {module, body, context};
-  swift_enumerateAllMetadataSections(visit_sections, &scan);
+  _lazyinject_each_image(RECORDS_TYPES, 0, visit_records, &scan);
   return 1;
 }
-
-#else
-
-int _lazyinject_scan_classes(const char *module, _lazyinject_scan_body body, void *context) {
-  (void)module;
-  (void)body;
-  (void)context;
-  return 0;
-}
-
-#endif

@@ -193,9 +193,6 @@ import _LazyInjectShims
 }
 
 extension Lazy: _LazyStorage {
-  static var valueType: Any.Type { Value.self }
-  static var isWeak: Bool { false }
-
   static func value(in container: AnyObject, at offset: Int) -> Any? {
     let object = RawMemory.address(of: container)
     SlotLock.lock(object)
@@ -208,8 +205,6 @@ extension Lazy: _LazyStorage {
   }
 }
 
-extension WeakLazy: _LazyStorage {
-  static var valueType: Any.Type { Value?.self }
-  static var isWeak: Bool { true }
+extension WeakLazy: _LazyStorage, _WeakLazyStorage {
   static func value(in container: AnyObject, at offset: Int) -> Any? { nil }  // Holds nothing.
 }

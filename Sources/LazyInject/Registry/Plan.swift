@@ -75,11 +75,18 @@ package struct RuleTable {
     }
     let classes = ancestry(of: containerClass)
     let own = rules[pair.type] ?? [:]
+    let typeRule = classes.lazy.compactMap { own[Key($0)] }.first ?? own[Key(nil)]
+    let isObserved = conforms(containerClass, to: (any InjectionObserving).self) {
+      containerClass is any InjectionObserving.Type
+    }
+    // A type rule serves every property of the pair: `init()` is then never asked for.
+    var defaultInitializable: (any DefaultInitializable.Type)?
+    if typeRule == nil {
+      defaultInitializable = property as? any DefaultInitializable.Type
+    }
     var plan = Plan(
-      typeRule: classes.lazy.compactMap { own[Key($0)] }.first ?? own[Key(nil)],
-      propertyRules: Self.propertyRules(in: own, for: classes),
-      isObserved: containerClass is any InjectionObserving.Type,
-      defaultInitializable: property as? any DefaultInitializable.Type,
+      typeRule: typeRule, propertyRules: Self.propertyRules(in: own, for: classes),
+      isObserved: isObserved, defaultInitializable: defaultInitializable,
       wrappedType: wrappedType(of: property))
     // The first rule to serve the pair with no property stays its first rule, for good.
     var serving: ValueOrigin?

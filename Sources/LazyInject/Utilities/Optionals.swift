@@ -1,3 +1,5 @@
+import _LazyInjectShims
+
 // Optionals and single references: what LazyInject asks of a property's type.
 
 /// What LazyInject asks of `Optional`: a `T?` property that no rule of `T?` serves is served by
@@ -27,7 +29,11 @@ internal func unwrappingOptionals(_ value: Any) -> Any? {
 
 /// `T` for `T?`; nil for a type that is not optional.
 package func wrappedType(of type: Any.Type) -> Any.Type? {
-  (type as? any _OptionalDependency.Type)?.wrappedType
+  // The cast of a type that does not conform searches every conformance record of the process.
+  guard _lazyinject_is_optional(metadataAddress(of: type)) != 0 else {
+    return nil
+  }
+  return (type as? any _OptionalDependency.Type)?.wrappedType
 }
 
 /// Whether values of `Value` are one object reference: a class type, with no witness table.

@@ -1,10 +1,11 @@
 @_spi(Reflection) import Swift
+import _LazyInjectScan
 import _LazyInjectShims
 
 // What LazyInject reads of the Swift runtime's layout, in one audited place (with RawMemory.swift,
 // the only code whose soundness rests on layouts the compiler does not check): the stored
-// properties of classes, superclasses, metadata addresses, existential metatypes, and the
-// representation of main-actor functions. ARCHITECTURE.md's "Sites that read the Swift runtime's
+// properties of classes, superclasses, metadata addresses, existential metatypes, conformances
+// from the binary's records, and the representation of main-actor functions. ARCHITECTURE.md's "Sites that read the Swift runtime's
 // layout" gives what each follows and how it fails closed.
 
 /// A stored `@Lazy` or `@WeakLazy` property of a class, found by reflection of its class's
@@ -78,7 +79,7 @@ package struct LazyField {
       let options = _EachFieldOptions(rawValue: 1 << 0)
       let isListed = _forEachField(of: declaringClass, options: options) { field, offset, type, _ in
         defer { index += 1 }
-        guard index >= inherited, let storage = type as? any _LazyStorage.Type else { return true }
+        guard index >= inherited, let storage = StorageType(type) else { return true }
         let stored = String(cString: field)
         let name = stored.hasPrefix("_") ? String(stored.dropFirst()) : stored
         fields.append(
@@ -107,11 +108,51 @@ package struct LazyField {
 
 /// What reflection reads of a `@Lazy` or `@WeakLazy` property's storage type.
 internal protocol _LazyStorage {
-  /// The type the property resolves.
-  static var valueType: Any.Type { get }
-  static var isWeak: Bool { get }
   /// What the property at `offset` in `container` holds, read under its slot lock.
   static func value(in container: AnyObject, at offset: Int) -> Any?
+}
+
+/// `WeakLazy`'s mark, which tells it from `Lazy` in the conformance records.
+internal protocol _WeakLazyStorage {}
+
+/// What the type of a stored property says of a `@Lazy` or `@WeakLazy` property.
+private struct StorageType {
+  /// The type the property resolves: `Value` for `Lazy<Value>`, `Value?` for `WeakLazy<Value>`.
+  let valueType: Any.Type
+  let isWeak: Bool
+
+  /// Nil for a type that is neither `Lazy<Value>` nor `WeakLazy<Value>`.
+  ///
+  /// Read from the conformance records and the type's generic argument, with no cast: the Swift
+  /// runtime answers a first cast of each type by searching every record of the process, and a
+  /// module's classes have hundreds of property types.
+  init?(_ type: Any.Type) {
+    guard conforms(type, to: (any _LazyStorage).self, orAsk: { type is any _LazyStorage.Type })
+    else { return nil }
+    isWeak = conforms(type, to: (any _WeakLazyStorage).self) {
+      type is any _WeakLazyStorage.Type
+    }
+    let argument = _lazyinject_first_generic_argument(metadataAddress(of: type))
+    let value = unsafeBitCast(argument, to: Any.Type.self)
+    func optional<Wrapped>(_: Wrapped.Type) -> Any.Type { Wrapped?.self }
+    valueType = isWeak ? _openExistential(value, do: optional) : value
+  }
+}
+
+/// Whether `type` conforms to the protocol of `existential` (`(any P).self`).
+///
+/// By the binary's conformance records where they can say (`_lazyinject_conforms`), else by
+/// `ask`, which asks the Swift runtime. The runtime answers a type that does not conform by
+/// searching every record of the process, once per type; a launch asks of hundreds of new types.
+internal func conforms(_ type: Any.Type, to existential: Any.Type, orAsk ask: () -> Bool) -> Bool {
+  switch _lazyinject_conforms(metadataAddress(of: type), metadataAddress(of: existential)) {
+  case 0:
+    return false
+  case 1:
+    return true
+  default:
+    return ask()
+  }
 }
 
 /// `containerClass` and its superclasses, nearest first: the order rules are searched in.

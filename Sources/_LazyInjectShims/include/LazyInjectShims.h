@@ -178,6 +178,19 @@ int _lazyinject_is_swift_class(const void *_Nonnull metadata);
 /// Diagnostics use it to ask whether a registered type conforms to a requested protocol.
 const void *_Nullable _lazyinject_existential_metatype(const void *_Nonnull type);
 
+/// Whether `type` is an `Optional` (MetadataKind::Optional, 0x202): asked before a cast to a
+/// protocol only optionals conform to, which for any other type would search every conformance
+/// record of the process.
+static inline int _lazyinject_is_optional(const void *_Nonnull type) {
+  return *(const uintptr_t *)type == 0x202;
+}
+
+/// The first generic argument of the generic struct whose metadata is `metadata`: a struct's
+/// metadata is its kind and its descriptor, then its generic arguments (TargetStructMetadata).
+static inline const void *_Nonnull _lazyinject_first_generic_argument(const void *_Nonnull metadata) {
+  return ((const void *const *)metadata)[2];
+}
+
 // The fast path's table: what the first read of a `@Lazy` property needs, found without the
 // registry's lock (see `FastPath.swift`; FastPathTable.c).
 

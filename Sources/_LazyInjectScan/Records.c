@@ -1,0 +1,164 @@
+#include "Records.h"
+
+#include <stdbool.h>
+
+#if defined(__APPLE__)
+#include <mach-o/dyld.h>
+#include <mach-o/getsect.h>
+#include <mach-o/loader.h>
+#include <objc/runtime.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#endif
+#if __has_include(<ptrauth.h>)
+#include <ptrauth.h>
+#endif
+
+const void *_lazyinject_relative(const int32_t *field) { return (const char *)field + *field; }
+
+const context_descriptor *_lazyinject_indirect_context(const void *slot) {
+#if __has_feature(ptrauth_calls)
+  const context_descriptor *__ptrauth(ptrauth_key_process_independent_data, 1, 0xae86) const
+      *indirect = slot;
+#else
+  const context_descriptor *const *indirect = slot;
+#endif
+  return *indirect;
+}
+
+#if defined(__APPLE__)
+
+/// The images whose records are read: every image the Objective-C runtime reports loaded,
+/// outside the dyld shared cache, as the Swift runtime (ImageInspectionMachO.cpp) and Swift
+/// Testing (SectionBounds.swift) collect them. Images are never unloaded once Swift code is in
+/// them, so a header stays valid.
+static pthread_mutex_t images_lock = PTHREAD_MUTEX_INITIALIZER;
+static const struct mach_header **images = NULL;
+static size_t image_count = 0, image_capacity = 0;
+
+/// Called by the Objective-C runtime for each image loaded, those already loaded included, on the
+/// thread that loads it.
+static void image_loaded(const struct mach_header *header) {
+  if ((header->flags & MH_DYLIB_IN_CACHE) != 0) {
+    return;
+  }
+  pthread_mutex_lock(&images_lock);
+  if (image_count == image_capacity) {
+    size_t capacity = image_capacity == 0 ? 64 : image_capacity * 2;
+    const struct mach_header **grown = realloc(images, capacity * sizeof(*images));
+    if (grown == NULL) {
+      abort();
+    }
+    images = grown;
+    image_capacity = capacity;
+  }
+  images[image_count++] = header;
+  pthread_mutex_unlock(&images_lock);
+}
+
+static pthread_once_t images_once = PTHREAD_ONCE_INIT;
+static void collect_images(void) { objc_addLoadImageFunc(image_loaded); }
+
+int _lazyinject_records_are_readable(void) { return 1; }
+
+size_t _lazyinject_each_image(records_kind kind, size_t first, records_body body, void *context) {
+  pthread_once(&images_once, collect_images);
+  // The new part of the list is copied, then walked unlocked: a metadata accessor that `body`
+  // runs may load an image.
+  pthread_mutex_lock(&images_lock);
+  size_t count = image_count;
+  size_t new_count = count > first ? count - first : 0;
+  const struct mach_header **headers = malloc((new_count == 0 ? 1 : new_count) * sizeof(*headers));
+  if (headers == NULL) {
+    abort();
+  }
+  memcpy(headers, images + (count > first ? first : count), new_count * sizeof(*headers));
+  pthread_mutex_unlock(&images_lock);
+  const char *types[] = {"__swift5_types", "__swift5_types2", NULL};
+  const char *conformances[] = {"__swift5_proto", NULL};
+  const char **sections = kind == RECORDS_TYPES ? types : conformances;
+  for (size_t image = 0; image < new_count; image++) {
+    for (const char **section = sections; *section != NULL; section++) {
+      unsigned long size = 0;
+#if __LP64__
+      const uint8_t *data = getsectiondata(
+          (const struct mach_header_64 *)headers[image], "__TEXT", *section, &size);
+#else
+      const uint8_t *data = getsectiondata(headers[image], "__TEXT", *section, &size);
+#endif
+      if (data != NULL) {
+        body(data, size, context);
+      }
+    }
+  }
+  free(headers);
+  return count;
+}
+
+#elif defined(__ELF__)
+
+/// The start of the runtime's `MetadataSections` (SwiftShims/MetadataSections.h): a version,
+/// three words, then address ranges. Every version has these.
+typedef struct {
+  uintptr_t start;
+  uintptr_t length;
+} section_range;
+typedef struct {
+  uintptr_t version;
+  const void *baseAddress;
+  void *unused0;
+  void *unused1;
+  section_range protocols;
+  section_range protocolConformances;
+  section_range typeMetadata;
+} metadata_sections;
+
+/// Exported by the Swift runtime on ELF platforms; weak, so that a runtime without it reads as
+/// "no records".
+extern void swift_enumerateAllMetadataSections(
+    bool (*body)(const void *sections, void *context), void *context) __attribute__((weak));
+
+typedef struct {
+  records_kind kind;
+  size_t first;
+  size_t count;
+  records_body body;
+  void *context;
+} image_walk;
+
+static bool visit_image(const void *sections, void *context) {
+  image_walk *walk = context;
+  const metadata_sections *metadata = sections;
+  if (walk->count++ >= walk->first && metadata->version >= 1) {
+    section_range range =
+        walk->kind == RECORDS_TYPES ? metadata->typeMetadata : metadata->protocolConformances;
+    walk->body((const void *)range.start, range.length, walk->context);
+  }
+  return true;
+}
+
+int _lazyinject_records_are_readable(void) { return swift_enumerateAllMetadataSections != NULL; }
+
+size_t _lazyinject_each_image(records_kind kind, size_t first, records_body body, void *context) {
+  if (swift_enumerateAllMetadataSections == NULL) {
+    return 0;
+  }
+  image_walk walk = {kind, first, 0, body, context};
+  swift_enumerateAllMetadataSections(visit_image, &walk);
+  return walk.count;
+}
+
+#else
+
+int _lazyinject_records_are_readable(void) { return 0; }
+
+size_t _lazyinject_each_image(records_kind kind, size_t first, records_body body, void *context) {
+  (void)kind;
+  (void)first;
+  (void)body;
+  (void)context;
+  return 0;
+}
+
+#endif

@@ -1,0 +1,46 @@
+// The binary's records that the Swift runtime reads, and the images that hold them: what the
+// scans of this target share. The layouts are the Swift ABI's (include/swift/ABI/Metadata.h,
+// MetadataValues.h), written out for the few fields read here. Private to this target.
+#ifndef LAZYINJECT_RECORDS_H
+#define LAZYINJECT_RECORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// A context descriptor: flags, then a relative pointer to its parent. A module's and a type's
+/// name follows; a type's metadata accessor (0 when absent: the pointer is nullable) follows its
+/// name.
+typedef struct {
+  uint32_t flags;
+  int32_t parent;
+  int32_t name;
+  int32_t accessFunction;
+} context_descriptor;
+
+/// The target of a relative direct pointer.
+const void *_lazyinject_relative(const int32_t *field);
+
+/// The context descriptor a pointer-sized slot holds: signed on arm64e, as the runtime signs the
+/// context descriptor references it reads through a slot (TargetSignedContextPointer).
+const context_descriptor *_lazyinject_indirect_context(const void *slot);
+
+/// Which records of an image: the type metadata records (`swift5_type_metadata` on ELF,
+/// `__swift5_types` and `__swift5_types2` on Mach-O), or the protocol conformance records
+/// (`swift5_protocol_conformances`, `__swift5_proto`).
+typedef enum { RECORDS_TYPES, RECORDS_CONFORMANCES } records_kind;
+
+/// Called with each range of records: 32-bit relative pointers.
+typedef void (*records_body)(const void *start, uintptr_t length, void *context);
+
+/// Whether the platform keeps records this target can read: Darwin, and ELF platforms whose
+/// Swift runtime exports `swift_enumerateAllMetadataSections`.
+int _lazyinject_records_are_readable(void);
+
+/// Calls `body` with the records of `kind` of each image loaded in the process, from the
+/// `first`th on, in the order they were loaded (on Darwin, the images outside the shared cache,
+/// whose system images declare nothing of an app); returns how many there are, or 0 where the
+/// platform keeps no records this can read. Images are never unloaded once Swift code is in them,
+/// so the count only grows.
+size_t _lazyinject_each_image(records_kind kind, size_t first, records_body body, void *context);
+
+#endif
