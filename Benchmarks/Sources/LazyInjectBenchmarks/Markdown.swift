@@ -345,13 +345,13 @@ extension Results {
     | malloc and free (the object, the value) | 32 | 29 | 16 | 16 |
     | retain and release | 24 | 19 | 18 | 7 |
     | Registry: mutex, cache probe, generic resolution code | 22 | none | 17 | none |
-    | Slot lock, first-read functions, express table lookup | 5 | 12 | 8 | 5 |
+    | Slot lock, first-read functions, fast path table lookup | 5 | 12 | 8 | 5 |
     | Resolution frame (push, pop, cycle check) | 7 | 5 | none | none |
     | Swift's exclusivity check taking the slot's address | 3 | 5 | — | — |
     | The benchmark's loop and objects | 10 | 9 | 6 | 4 |
 
-    A first read of a pair the shared registry has served before finds it in an express table,
-    read under the slot lock the read holds anyway: a kept singleton object goes into the slot
+    A first read of a pair the shared registry has served before finds it in the fast path table,
+    read under the slot lock the read holds anyway: a kept singleton's handle goes into the slot
     with one retain, a `.unique` registration is built in code specialized for the property's
     type. The table names objects and registrations without retaining them; any change that could
     free one (a registration change, a reset, a new tracer) empties it and waits until every slot

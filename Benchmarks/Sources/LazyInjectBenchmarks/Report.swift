@@ -89,11 +89,12 @@ extension Results {
         isMet: targets.holds(.hot),
         whenMissed:
           "The hot read of `@Lazy` is inlined into its caller: the object's slot lock (a stripe"
-          + " chosen by the object's address), a load of the slot word and its decoding. A"
-          + " `lazy var` getter pays a dynamic exclusivity check on every read of a heap object's"
-          + " property, which `@Lazy` does not, so @Lazy reads a `let` field of the value faster."
-          + " A miss is a hot read the optimizer declined to inline (ARCHITECTURE.md lists the"
-          + " `@inlinable` code of the hot read), or more work under the stripe lock."),
+          + " chosen by the object's address, an atomic exchange), a load of the slot word and"
+          + " its decoding, and the retain of the value it hands on. A `lazy var` getter takes no"
+          + " lock. Reading without the lock is not safe as the slot is: telling a value from a"
+          + " handle reads the object the word names, which a first read replacing an emptied"
+          + " handle may release meanwhile. Reading a field of the value, which the optimizer may"
+          + " do without a retain, @Lazy is faster (the earlier loop)."),
       Target(
         goal: "Cold ≤ \(format(ratio: TargetRow.cold.goal!)) lazy var, in every process",
         measured: targets.measured(.cold),
@@ -104,16 +105,18 @@ extension Results {
           + " claim, publish), a retain and release of the registration it builds with, a"
           + " resolution frame for cycles and depth, and Swift's dynamic exclusivity check where"
           + " the slot's address is taken (see the profile below); the first read of a pair not"
-          + " yet in the express table also takes the registry's mutex."),
+          + " yet in the fast path table also takes the registry's mutex. The control's time moves"
+          + " between processes more than @Lazy's does."),
       Target(
         goal:
           "Singleton ≤ \(format(ratio: TargetRow.singleton.goal!)) lazy var of a global, in every"
           + " process",
         measured: targets.measured(.singleton), isMet: targets.holds(.singleton),
         whenMissed:
-          "A singleton's first read finds the kept object in the express table under the slot"
-          + " lock it holds anyway: one lock and the table lookup more than a `lazy var` of a"
-          + " global. A miss is a regression in `Lazy._read` or in the express table."),
+          "A singleton's first read finds the kept object in the fast path table under the slot"
+          + " lock it holds anyway, and stores the handle that a reset of the scope empties, not"
+          + " the object: the read retains both, and the container's release releases both. A"
+          + " `lazy var` of a global retains the object alone."),
       Target(
         goal: "1 heap allocation per first read of a class value",
         measured: lazyMemory.allocationsPerResolution.map { String(format: "%.2f", $0) }
