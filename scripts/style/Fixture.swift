@@ -48,3 +48,5 @@ public func publicAPI(_ value: Int, _ other: Int) -> Int { value + other }  // P
 @usableFromInline func inlinable(_ value: Int, _ other: Int) -> Int {  // flags: unlabeled-parameters
   value + other
 }
+
+package func packaged(_ value: Int, _ other: Int) -> Int { value + other }  // API: fine.
