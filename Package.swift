@@ -60,7 +60,8 @@ let package = Package(
       name: "LazyInjectTests",
       dependencies: [
         "LazyInject", "LazyInjectTesting", "LazyInjectChecks", "LazyInjectValidationFixtures",
-        "LazyInjectStrippedFixtures", "LazyInjectNamelessFixtures", "LazyInjectTestSupport",
+        "LazyInjectStrippedFixtures", "LazyInjectNamelessFixtures", "LazyInjectLinkedFixtures",
+        "LazyInjectTestSupport",
         "_LazyInjectShims", "_LazyInjectScan",
       ]),
     // What the exit tests of both test targets share: a watchdog, and failing the process.
@@ -70,6 +71,9 @@ let package = Package(
     .target(
       name: "LazyInjectValidationFixtures", dependencies: ["LazyInject"],
       path: "Tests/ValidationFixtures"),
+    .target(
+      name: "LazyInjectLinkedFixtures", dependencies: ["LazyInject"],
+      path: "Tests/LinkedFixtures"),
     .target(
       name: "LazyInjectStrippedFixtures", dependencies: ["LazyInject"],
       path: "Tests/StrippedFixtures",

@@ -85,8 +85,13 @@ extension InitializerRegistry {
   /// Root defaults, rules for other modules' classes and rules for excluded classes are not
   /// judged (exclude a class whose rules only ``InitializerRegistry/resolve(_:for:)`` uses).
   ///
+  /// On ``InitializerRegistry/shared``, a ``LinkedModule`` that was not installed fails the
+  /// check too: a generic one that the module declares, or one of any module in a library loaded
+  /// after the registry's first use (the error gives the fix of each).
+  ///
   /// - Throws: The error of ``validate(classes:)``, which also names the module's classes whose
-  ///   metadata the scan could not get, and each rule no property can use; an error of kind
+  ///   metadata the scan could not get, each rule no property can use, and each linked module
+  ///   not installed; an error of kind
   ///   ``ResolutionError/Kind/cannotCheck``, checking nothing, when no class of the process
   ///   belongs to a module of that name (listing the modules that have classes), when the
   ///   platform keeps no type records LazyInject can read, when `excluded` names a class that is
@@ -183,6 +188,13 @@ extension InitializerRegistry {
         judging: classes, among: scan.classes, module: module, registries: registries)
     {
       messages.append(unusable)
+    }
+    if let (_, module) = scan, self === Self.shared,
+      case let modules = linkedModulesNotInstalled(declaredIn: module), !modules.isEmpty
+    {
+      messages.append(
+        "LazyInject found linked modules that InitializerRegistry.shared did not install, so"
+          + " their rules are missing:\n" + modules.map { "- " + $0 }.joined(separator: "\n"))
     }
     let foundProblems = !messages.isEmpty
     messages += unreadable

@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "Records.h"
 
@@ -32,18 +33,18 @@ typedef struct {
 /// Swift one, and for types of other kinds.
 extern const void *swift_getTypeContextDescriptor(const void *metadata);
 
-/// The conformances to one protocol found so far.
+/// The conformances to one protocol found so far, in load order.
 typedef struct {
   const void *protocol;
-  size_t images;
-  const void **types;  // The descriptors of the types that conform unconditionally.
-  const void **conditional;  // Those that conform only under conditions: the runtime decides.
-  size_t type_count, conditional_count;
+  size_t images;  // How many images' records were read for it.
+  const conformance_descriptor **records;
+  size_t count;
   bool objective_c;  // An Objective-C class conforms: the records cannot say which.
 } conformances;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static conformances found[PROTOCOL_CAPACITY];  // Guarded by `lock`.
+static conformances found[PROTOCOL_CAPACITY];  // Guarded by `lock`, as is `protocol_count`.
+static size_t protocol_count = 0;
 
 /// The descriptor of the one Swift protocol of the existential metadata `existential`, else NULL.
 static const void *protocol_of(const void *existential) {
@@ -56,83 +57,119 @@ static const void *protocol_of(const void *existential) {
   return (reference & 1) != 0 ? NULL : (const void *)reference;  // Bit 0: Objective-C.
 }
 
-static void append(const void ***list, size_t *count, const void *descriptor) {
-  const void **grown = realloc(*list, (*count + 1) * sizeof(**list));
-  if (grown == NULL) {
-    abort();
+/// The conforming type's descriptor; NULL for an Objective-C class.
+static const context_descriptor *type_of(const conformance_descriptor *descriptor) {
+  unsigned kind = (descriptor->flags >> 3) & 7;
+  if (kind == 0) {
+    return _lazyinject_relative(&descriptor->type);
   }
-  grown[(*count)++] = descriptor;
-  *list = grown;
+  if (kind == 1) {
+    return _lazyinject_indirect_context(_lazyinject_relative(&descriptor->type));
+  }
+  return NULL;
 }
 
-/// Notes in `context`, a `conformances`, those to its protocol among the records in
-/// `[start, start + length)`: 32-bit relative pointers to conformance descriptors.
-static void note_conformances(const void *start, uintptr_t length, void *context) {
-  conformances *found = context;
+static bool is_conditional(const conformance_descriptor *descriptor) {
+  return ((descriptor->flags >> 8) & 0xFF) != 0;
+}
+
+/// Notes, for each protocol of `found` that has not read the image `image`, its conformances
+/// among the records in `[start, start + length)`: 32-bit relative pointers to conformance
+/// descriptors. One pass over an image's records serves every protocol.
+static void note_conformances(const void *start, uintptr_t length, size_t image, void *context) {
+  (void)context;
   const int32_t *record = start;
   for (uintptr_t index = 0; index < length / sizeof(int32_t); index++, record++) {
     const conformance_descriptor *descriptor = _lazyinject_relative(record);
     int32_t offset = descriptor->protocol;
+    if ((offset & 2) != 0) {
+      continue;  // An Objective-C protocol.
+    }
     const char *target = (const char *)&descriptor->protocol + (offset & ~3);
     const void *protocol =
         (offset & 1) != 0 ? (const void *)_lazyinject_indirect_context(target) : (const void *)target;
-    if (protocol != found->protocol || (offset & 2) != 0) {
-      continue;
-    }
-    unsigned kind = (descriptor->flags >> 3) & 7;
-    const void *type = NULL;
-    if (kind == 0) {
-      type = _lazyinject_relative(&descriptor->type);
-    } else if (kind == 1) {
-      type = _lazyinject_indirect_context(_lazyinject_relative(&descriptor->type));
-    }
-    if (type == NULL) {
-      found->objective_c = true;
-    } else if (((descriptor->flags >> 8) & 0xFF) != 0) {
-      append(&found->conditional, &found->conditional_count, type);
-    } else {
-      append(&found->types, &found->type_count, type);
+    for (size_t entry = 0; entry < protocol_count; entry++) {
+      conformances *own = &found[entry];
+      if (own->protocol != protocol || own->images > image) {
+        continue;
+      }
+      if (type_of(descriptor) == NULL) {
+        own->objective_c = true;
+        continue;
+      }
+      const conformance_descriptor **grown =
+          realloc(own->records, (own->count + 1) * sizeof(*own->records));
+      if (grown == NULL) {
+        abort();
+      }
+      grown[own->count++] = descriptor;
+      own->records = grown;
     }
   }
 }
 
-static bool contains(const void **list, size_t count, const void *descriptor) {
-  for (size_t index = 0; index < count; index++) {
-    if (list[index] == descriptor) {
-      return true;
-    }
+/// The conformances to the protocol of the existential metadata `protocol`, with the records of
+/// every image loaded read: one pass over the images that some protocol has not read. NULL for a
+/// protocol that the records cannot answer, or past the capacity. Call with `lock` held.
+static conformances *conformances_to(const void *protocol) {
+  const void *descriptor = protocol_of(protocol);
+  if (descriptor == NULL || !_lazyinject_records_are_readable()) {
+    return NULL;
   }
-  return false;
+  conformances *own = NULL;
+  for (size_t entry = 0; entry < protocol_count && own == NULL; entry++) {
+    own = found[entry].protocol == descriptor ? &found[entry] : NULL;
+  }
+  if (own == NULL && protocol_count < PROTOCOL_CAPACITY) {
+    own = &found[protocol_count++];
+    own->protocol = descriptor;
+  }
+  if (own == NULL) {
+    return NULL;
+  }
+  size_t first = own->images;
+  for (size_t entry = 0; entry < protocol_count; entry++) {
+    first = found[entry].images < first ? found[entry].images : first;
+  }
+  // Most often no image is new, and this reads none.
+  size_t images = _lazyinject_each_image(RECORDS_CONFORMANCES, first, note_conformances, NULL);
+  for (size_t entry = 0; entry < protocol_count; entry++) {
+    found[entry].images = images;
+  }
+  return own;
 }
 
-/// Whether `descriptor`, a type's, is one of those that `found` says conform: 1, 0, or -1 for
-/// a conditional conformance.
-static int lookup(const conformances *found, const void *descriptor) {
-  if (contains(found->types, found->type_count, descriptor)) {
-    return 1;
+int _lazyinject_conformances_are_readable(void) { return _lazyinject_records_are_readable(); }
+
+void _lazyinject_watch(const void *protocol) {
+  const void *descriptor = protocol_of(protocol);
+  pthread_mutex_lock(&lock);
+  bool known = descriptor == NULL;
+  for (size_t entry = 0; entry < protocol_count && !known; entry++) {
+    known = found[entry].protocol == descriptor;
   }
-  return contains(found->conditional, found->conditional_count, descriptor) ? -1 : 0;
+  if (!known && protocol_count < PROTOCOL_CAPACITY) {
+    found[protocol_count++].protocol = descriptor;
+  }
+  pthread_mutex_unlock(&lock);
+}
+
+/// Whether `descriptor`, a type's, is one of those that `own` says conform: 1, 0, or -1 for a
+/// conditional conformance.
+static int lookup(const conformances *own, const void *descriptor) {
+  for (size_t index = 0; index < own->count; index++) {
+    if (type_of(own->records[index]) == descriptor) {
+      return is_conditional(own->records[index]) ? -1 : 1;
+    }
+  }
+  return 0;
 }
 
 int _lazyinject_conforms(const void *type, const void *protocol) {
-  const void *descriptor = protocol_of(protocol);
-  if (descriptor == NULL || !_lazyinject_records_are_readable()) {
-    return -1;
-  }
   pthread_mutex_lock(&lock);
-  conformances *own = NULL;
-  for (size_t index = 0; index < PROTOCOL_CAPACITY && own == NULL; index++) {
-    if (found[index].protocol == NULL) {
-      found[index].protocol = descriptor;
-    }
-    if (found[index].protocol == descriptor) {
-      own = &found[index];
-    }
-  }
+  conformances *own = conformances_to(protocol);
   int answer = -1;
   if (own != NULL) {
-    // The images loaded since the last question, if any: most often none.
-    own->images = _lazyinject_each_image(RECORDS_CONFORMANCES, own->images, note_conformances, own);
     answer = own->objective_c ? -1 : lookup(own, swift_getTypeContextDescriptor(type));
     uintptr_t kind = *(const uintptr_t *)type;
     if (kind == CLASS_KIND || kind > LAST_ENUMERATED_KIND) {
@@ -145,4 +182,39 @@ int _lazyinject_conforms(const void *type, const void *protocol) {
   }
   pthread_mutex_unlock(&lock);
   return answer;
+}
+
+/// Exported by the Swift runtime: the witness table of `conformance` for `type`.
+extern const void *swift_getWitnessTable(
+    const void *conformance, const void *type, const void *const *arguments);
+
+size_t _lazyinject_each_conformer(
+    const void *protocol, size_t first, _lazyinject_conformer_body body, void *context) {
+  // The new part of the list is copied, then walked unlocked: a metadata accessor may load an
+  // image, or ask a question of its own.
+  pthread_mutex_lock(&lock);
+  conformances *own = conformances_to(protocol);
+  size_t count = own == NULL ? 0 : own->count;
+  size_t new_count = count > first ? count - first : 0;
+  const conformance_descriptor **records = malloc((new_count == 0 ? 1 : new_count) * sizeof(*records));
+  if (records == NULL) {
+    abort();
+  }
+  if (new_count > 0) {
+    memcpy(records, own->records + first, new_count * sizeof(*records));
+  }
+  pthread_mutex_unlock(&lock);
+  for (size_t index = 0; index < new_count; index++) {
+    const context_descriptor *type = type_of(records[index]);
+    int is_generic = 0;
+    const context_descriptor *module = _lazyinject_module_of(type, &is_generic);
+    char name[1024];
+    _lazyinject_qualified_name(type, name, sizeof(name));
+    const void *metadata = is_generic ? NULL : _lazyinject_metadata(type);
+    const void *table = metadata == NULL ? NULL : swift_getWitnessTable(records[index], metadata, NULL);
+    const char *module_name = module == NULL ? "" : _lazyinject_relative(&module->name);
+    body(metadata, table, name, module_name, context);
+  }
+  free(records);
+  return count;
 }

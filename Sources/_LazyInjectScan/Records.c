@@ -1,6 +1,7 @@
 #include "Records.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 #if defined(__APPLE__)
 #include <mach-o/dyld.h>
@@ -9,7 +10,6 @@
 #include <objc/runtime.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 #endif
 #if __has_include(<ptrauth.h>)
 #include <ptrauth.h>
@@ -25,6 +25,78 @@ const context_descriptor *_lazyinject_indirect_context(const void *slot) {
   const context_descriptor *const *indirect = slot;
 #endif
   return *indirect;
+}
+
+const context_descriptor *_lazyinject_parent(const context_descriptor *context) {
+  // A relative indirectable pointer: with its low bit set, it points to a slot that holds the
+  // parent (a parent in another image, as the compiler may emit for a type nested in an
+  // extension of another module's type).
+  int32_t offset = context->parent;
+  if (offset == 0) {
+    return NULL;
+  }
+  if ((offset & 1) == 0) {
+    return _lazyinject_relative(&context->parent);
+  }
+  return _lazyinject_indirect_context((const char *)&context->parent + (offset & ~1));
+}
+
+const context_descriptor *_lazyinject_module_of(const context_descriptor *type, int *is_generic) {
+  *is_generic = 0;
+  const context_descriptor *context = type;
+  while (context != NULL && (context->flags & CONTEXT_KIND_MASK) != CONTEXT_KIND_MODULE) {
+    *is_generic = *is_generic || (context->flags & CONTEXT_IS_GENERIC) != 0;
+    context = _lazyinject_parent(context);
+  }
+  return context;
+}
+
+/// Whether a context is a type (a class, struct or enum), whose name follows its parent.
+static bool is_type(const context_descriptor *context) {
+  return (context->flags & CONTEXT_KIND_MASK) >= CONTEXT_KIND_CLASS;
+}
+
+void _lazyinject_qualified_name(const context_descriptor *descriptor, char *buffer, size_t size) {
+  const char *names[32];
+  size_t count = 0;
+  for (const context_descriptor *context = descriptor;
+       context != NULL && is_type(context) && count < sizeof(names) / sizeof(names[0]);
+       context = _lazyinject_parent(context)) {
+    names[count++] = _lazyinject_relative(&context->name);
+  }
+  size_t length = 0;
+  buffer[0] = '\0';
+  while (count > 0) {
+    const char *name = names[--count];
+    size_t needed = strlen(name) + (length > 0 ? 1 : 0);
+    if (length + needed + 1 > size) {
+      break;
+    }
+    if (length > 0) {
+      buffer[length++] = '.';
+    }
+    memcpy(buffer + length, name, strlen(name) + 1);
+    length += strlen(name);
+  }
+}
+
+/// The metadata accessor of a non-generic type: takes a request (0: complete, blocking), returns
+/// the metadata and its state, in Swift's calling convention.
+typedef struct {
+  const void *metadata;
+  uintptr_t state;
+} metadata_response;
+typedef metadata_response (*metadata_accessor)(uintptr_t request) __attribute__((swiftcall));
+
+const void *_lazyinject_metadata(const context_descriptor *type) {
+  if (type->accessFunction == 0) {
+    return NULL;
+  }
+  const void *accessor = _lazyinject_relative(&type->accessFunction);
+#if __has_feature(ptrauth_calls)
+  accessor = ptrauth_sign_unauthenticated(accessor, ptrauth_key_function_pointer, 0);
+#endif
+  return ((metadata_accessor)accessor)(0).metadata;
 }
 
 #if defined(__APPLE__)
@@ -88,7 +160,7 @@ size_t _lazyinject_each_image(records_kind kind, size_t first, records_body body
       const uint8_t *data = getsectiondata(headers[image], "__TEXT", *section, &size);
 #endif
       if (data != NULL) {
-        body(data, size, context);
+        body(data, size, first + image, context);
       }
     }
   }
@@ -130,10 +202,11 @@ typedef struct {
 static bool visit_image(const void *sections, void *context) {
   image_walk *walk = context;
   const metadata_sections *metadata = sections;
-  if (walk->count++ >= walk->first && metadata->version >= 1) {
+  size_t image = walk->count++;
+  if (image >= walk->first && metadata->version >= 1) {
     section_range range =
         walk->kind == RECORDS_TYPES ? metadata->typeMetadata : metadata->protocolConformances;
-    walk->body((const void *)range.start, range.length, walk->context);
+    walk->body((const void *)range.start, range.length, image, walk->context);
   }
   return true;
 }

@@ -24,13 +24,37 @@ const void *_lazyinject_relative(const int32_t *field);
 /// context descriptor references it reads through a slot (TargetSignedContextPointer).
 const context_descriptor *_lazyinject_indirect_context(const void *slot);
 
+/// ContextDescriptorFlags: the kind is in the low five bits; a generic context's flag.
+enum {
+  CONTEXT_KIND_MASK = 0x1F, CONTEXT_KIND_MODULE = 0, CONTEXT_KIND_CLASS = 16,
+  CONTEXT_IS_GENERIC = 0x80,
+};
+
+/// A context's parent: NULL for a module, which has none.
+const context_descriptor *_lazyinject_parent(const context_descriptor *context);
+
+/// The module that declares `type`, a type's descriptor, and whether `type` or a type it is
+/// nested in is generic; NULL if its chain of parents reaches no module (an unbound slot).
+const context_descriptor *_lazyinject_module_of(const context_descriptor *type, int *is_generic);
+
+/// Writes to `buffer` the name of the type `descriptor` after the names of the types it is nested
+/// in directly, outermost first, as `Outer.Cache`. A type nested in an extension or a private
+/// context is named from there: the records name an extended type only in mangled form.
+void _lazyinject_qualified_name(const context_descriptor *descriptor, char *buffer, size_t size);
+
+/// The metadata of a non-generic type, from its descriptor's metadata accessor (which runs the
+/// type's metadata initialization, and on Darwin may run the `+initialize` of Objective-C
+/// superclasses); NULL if it has no accessor or the accessor returns none.
+const void *_lazyinject_metadata(const context_descriptor *type);
+
 /// Which records of an image: the type metadata records (`swift5_type_metadata` on ELF,
 /// `__swift5_types` and `__swift5_types2` on Mach-O), or the protocol conformance records
 /// (`swift5_protocol_conformances`, `__swift5_proto`).
 typedef enum { RECORDS_TYPES, RECORDS_CONFORMANCES } records_kind;
 
-/// Called with each range of records: 32-bit relative pointers.
-typedef void (*records_body)(const void *start, uintptr_t length, void *context);
+/// Called with each range of records (32-bit relative pointers) and the index of the image that
+/// holds them, counted in load order from 0.
+typedef void (*records_body)(const void *start, uintptr_t length, size_t image, void *context);
 
 /// Whether the platform keeps records this target can read: Darwin, and ELF platforms whose
 /// Swift runtime exports `swift_enumerateAllMetadataSections`.

@@ -190,6 +190,16 @@ struct DemoTests {
     #expect(InitializerRegistry.shared.description.contains("LazyInjectDemo.NewsStore"))
   }
 
+  @Test func sharedRegistryInstalledTheLinkedNewsModuleThatNoListNames() {
+    // NewsInitializers is a LinkedModule, which AutomaticModules.swift does not list: the
+    // registry found it in the binary (built as an Xcode 26 app, its conformance is isolated to
+    // the main actor).
+    let description = InitializerRegistry.shared.description
+    let linked = description.split(separator: "\n").first { $0.hasPrefix("linked modules: ") }
+    #expect(linked?.contains("LazyInjectDemo.NewsInitializers") == true, "\(description)")
+    #expect(description.contains("module LazyInjectDemo.NewsInitializers"), "\(description)")
+  }
+
   @Test func modulesSceneListsTheRegistrationsOfEveryModule() async throws {
     let lines = try await lines(of: "modules")
     #expect(lines.contains { $0.hasPrefix("  InitializerRegistry, ") })

@@ -102,13 +102,19 @@ extension InitializerRegistry: CustomStringConvertible {
   ///   in MyApp.UsersViewController: unique scope (LoaderInitializers.swift:12)
   /// ```
   ///
-  /// Rules for one property come before the type's rules, as a resolution tries them.
+  /// Rules for one property come before the type's rules, as a resolution tries them. The
+  /// ``LinkedModule``s installed are listed under the first line, as in
+  /// `linked modules: Feed.FeedInitializers, Profile.ProfileInitializers`.
   public var description: String {
     // Only references are copied under the lock; names are built and sorted after unlocking.
     let rules = registrations.map(\.rule)
+    let linkedModules = withState { $0.linkedModules.installed }
     let byType = Dictionary(grouping: rules, by: \.propertyTypeName)
     let count = "\(rules.count) registration\(rules.count == 1 ? "" : "s")"
     var lines = ["InitializerRegistry, \(count)"]
+    if !linkedModules.isEmpty {
+      lines.append("linked modules: " + linkedModules.joined(separator: ", "))
+    }
     for typeName in byType.keys.sorted() {
       lines.append(typeName)
       // Each rule's line is made once: sorting compares them many times.
@@ -159,6 +165,7 @@ extension InitializerRegistry {
     var duplicateHandler: @Sendable (DuplicateRegistration) -> Void
     package var rules = RuleTable()
     package var instances = InstanceStore()
+    package var linkedModules = LinkedModules()
     var tracer: (@Sendable (ResolutionEvent) -> Void)?
     /// For an override layer's own registry, the test that runs inside it, if a helper named it.
     package var testName: String?
@@ -256,12 +263,19 @@ extension InitializerRegistry {
     if isPending { await MainActor.run { Self.shared.withState { _ in } } }
   }
 
-  /// Installs the modules of the program's `AutomaticModuleInstallation` conformance, if any, into
-  /// this registry (``shared``), on the main actor: called by `withState` with no lock held, once
-  /// this thread claimed the installation.
+  /// Installs the program's linked modules, then those of its `AutomaticModuleInstallation`
+  /// conformance, if any, into this registry (``shared``), on the main actor: called by
+  /// `withState` with no lock held, once this thread claimed the installation.
   private func installAutomaticModules() {
+    watchConformances()
     var modules: [any InitializerModule] = []
-    if let installation = (InitializerRegistry.self as Any) as? any AutomaticModuleInstallation.Type
+    // The records answer a program without the conformance with no search of the runtime's.
+    let isDeclared = conforms(InitializerRegistry.self, to: (any AutomaticModuleInstallation).self)
+    {
+      (InitializerRegistry.self as Any) is any AutomaticModuleInstallation.Type
+    }
+    if isDeclared,
+      let installation = (InitializerRegistry.self as Any) as? any AutomaticModuleInstallation.Type
     {
       // On the main actor: `takeInstallation` took the installation there.
       let automaticModules = onMainActorAnywhere {
@@ -272,6 +286,7 @@ extension InitializerRegistry {
     // Into the registry itself, even when first touched inside an override scope.
     OverrideScope.$configuring.withValue(nil) {
       OverrideScope.$current.withValue(nil) {
+        installNewLinkedModules()
         install(modules)
       }
     }

@@ -160,6 +160,15 @@ package func ancestry(of containerClass: AnyClass) -> [AnyClass] {
   Array(sequence(first: containerClass, next: _getSuperclass))
 }
 
+/// The existential metatype of one protocol (`any P.Type`) made of a type's metadata and the
+/// witness table of its conformance, which the conformance records give: its layout is the
+/// type's metadata, then one witness table per protocol (`TargetExistentialMetatypeContainer`).
+internal func existentialMetatype<Metatype>(
+  metadata: UnsafeRawPointer, witnessTable: UnsafeRawPointer, as metatype: Metatype.Type
+) -> Metatype {
+  unsafeBitCast((metadata, witnessTable), to: metatype)
+}
+
 /// The address of `type`'s metadata: what the fast path's table is keyed by, and what the shims
 /// read a type's kind and flags from (`LazyInjectShims.h`).
 @inlinable @inline(__always) internal func metadataAddress(of type: Any.Type) -> UnsafeRawPointer {

@@ -7,12 +7,13 @@ import LazyInject
 //
 // The protocol is isolated to the main actor: LazyInject installs the modules there, whatever
 // thread first uses the registry (LoggerInitializers' conformance is isolated to it, too).
+// NewsInitializers is not listed: a `LinkedModule`, it is found in the binary and installed first.
 extension InitializerRegistry: AutomaticModuleInstallation {
-  /// Every module of the demo, in the order they register.
+  /// Every module of the demo but the linked one (NewsInitializers), in the order they register.
   public static var automaticModules: [any InitializerModule] {
     [
       ServiceInitializers(), LoaderInitializers(), NetworkInitializers(),
-      CoordinatorInitializers(), NewsInitializers(), SessionInitializers(),
+      CoordinatorInitializers(), SessionInitializers(),
       CheckoutInitializers(), LoggerInitializers(), LaunchInitializers(),
       // Installed after the others, so it wins, when UI tests launch the demo with the argument.
       UITestingInitializers().when(.launchArgument(UITestingInitializers.launchArgument)),

@@ -3,6 +3,8 @@
 #ifndef LAZYINJECT_CONFORMANCES_H
 #define LAZYINJECT_CONFORMANCES_H
 
+#include <stddef.h>
+
 /// Whether the type whose metadata is `type` (for a class, the class or one of its
 /// superclasses) conforms to the one protocol of the existential type `protocol` (the metadata
 /// of `(any P).self`), by the conformance records of the images loaded: 1 if it does, 0 if it
@@ -14,5 +16,30 @@
 /// image, once per type and protocol; this reads each image's records once per protocol (for up
 /// to eight protocols; -1 for any other), then looks a type up by its descriptor.
 int _lazyinject_conforms(const void *_Nonnull type, const void *_Nonnull protocol);
+
+/// Whether this platform keeps conformance records that these functions can read.
+int _lazyinject_conformances_are_readable(void);
+
+/// Has the next reading of records note the conformances to the protocol of the existential
+/// type `protocol` too, so that one pass over each image's records serves every protocol watched
+/// before it.
+void _lazyinject_watch(const void *_Nonnull protocol);
+
+/// Called for each type that conforms to a protocol: its metadata and the conformance's witness
+/// table, or both NULL for a generic type (or one nested in a generic type), which has no
+/// metadata until specialized; its name with the types it is nested in (`Outer.Module`), and
+/// its module's name.
+typedef void (*_lazyinject_conformer_body)(
+    const void *_Nullable metadata, const void *_Nullable witnessTable, const char *_Nonnull name,
+    const char *_Nonnull module, void *_Nullable context);
+
+/// Calls `body` for the types that conform to the one protocol of the existential type
+/// `protocol`, by the conformance records of the images loaded, in load order, from the
+/// `first`th on; returns how many there are (an Objective-C class's conformance is not counted).
+/// Getting a type's metadata runs its metadata accessor. Returns 0 where the records cannot
+/// answer (see `_lazyinject_conforms`).
+size_t _lazyinject_each_conformer(
+    const void *_Nonnull protocol, size_t first, _lazyinject_conformer_body _Nonnull body,
+    void *_Nullable context);
 
 #endif
