@@ -61,7 +61,7 @@ let package = Package(
       dependencies: [
         "LazyInject", "LazyInjectTesting", "LazyInjectChecks", "LazyInjectValidationFixtures",
         "LazyInjectStrippedFixtures", "LazyInjectNamelessFixtures", "LazyInjectLinkedFixtures",
-        "LazyInjectTestSupport",
+        "LazyInjectAppFixtures", "LazyInjectTestSupport",
         "_LazyInjectShims", "_LazyInjectScan",
       ]),
     // What the exit tests of both test targets share: a watchdog, and failing the process.
@@ -74,6 +74,8 @@ let package = Package(
     .target(
       name: "LazyInjectLinkedFixtures", dependencies: ["LazyInject"],
       path: "Tests/LinkedFixtures"),
+    .target(
+      name: "LazyInjectAppFixtures", dependencies: ["LazyInject"], path: "Tests/AppFixtures"),
     .target(
       name: "LazyInjectStrippedFixtures", dependencies: ["LazyInject"],
       path: "Tests/StrippedFixtures",

@@ -85,13 +85,22 @@ extension InitializerRegistry {
   /// Root defaults, rules for other modules' classes and rules for excluded classes are not
   /// judged (exclude a class whose rules only ``InitializerRegistry/resolve(_:for:)`` uses).
   ///
+  /// What packages require from the program (``InitializerRegistry/require(_:fileID:line:)``)
+  /// counts both ways. A property of the module that no rule serves passes when the module
+  /// itself requires its type, and the report lists it in
+  /// ``ValidationReport/requiredProperties``: a package's own tests check the package alone.
+  /// The requirements of other modules are checked on their classes: each class that reads a
+  /// required type must find a rule or `init()` for it, unless the checked module requires the
+  /// type too (it passes the requirement on); else the check fails, naming the package, the
+  /// requirement and the classes. So the app's check proves it provides what its packages need.
+  ///
   /// On ``InitializerRegistry/shared``, a ``LinkedModule`` that was not installed fails the
   /// check too: a generic one that the module declares, or one of any module in a library loaded
   /// after the registry's first use (the error gives the fix of each).
   ///
   /// - Throws: The error of ``validate(classes:)``, which also names the module's classes whose
-  ///   metadata the scan could not get, each rule no property can use, and each linked module
-  ///   not installed; an error of kind
+  ///   metadata the scan could not get, each rule no property can use, each requirement of
+  ///   another module that nothing provides, and each linked module not installed; an error of kind
   ///   ``ResolutionError/Kind/cannotCheck``, checking nothing, when no class of the process
   ///   belongs to a module of that name (listing the modules that have classes), when the
   ///   platform keeps no type records LazyInject can read, when `excluded` names a class that is
@@ -147,8 +156,12 @@ extension InitializerRegistry {
   {
     var problems: [PropertyCheck] = []
     var (unreadable, async): ([String], [String]) = ([], [])
+    var required: [String] = []
     var propertyCount = 0
     let registries = searchedRegistries
+    let requirements = self.requirements
+    // What the checked module requires from the program: its own check passes it.
+    let ownRequirements = requirements.filter { $0.module == scan?.module }
     for containerClass in classes {
       let fields: [LazyField]
       do {
@@ -161,7 +174,13 @@ extension InitializerRegistry {
       let checks = fields.map {
         check($0, in: containerClass, container: nil, registries: registries)
       }
-      problems += checks.filter(\.outcome.isProblem)
+      for check in checks where check.outcome.isProblem {
+        if Self.isRequired(check, by: ownRequirements) {
+          required.append(check.path)
+        } else {
+          problems.append(check)
+        }
+      }
       async += checks.compactMap { check in
         guard case .rule(let rule, _) = check.outcome, rule.source.isAsync else { return nil }
         return "\(typeName(containerClass)).\(check.field.displayName)"
@@ -170,7 +189,8 @@ extension InitializerRegistry {
     let withoutMetadata = scan?.0.classesWithoutMetadata ?? []
     let report = ValidationReport(
       checkedClasses: classes.map(typeName), checkedPropertyCount: propertyCount,
-      skippedGenericClasses: scan?.0.genericClasses ?? [], asyncProperties: async)
+      skippedGenericClasses: scan?.0.genericClasses ?? [], asyncProperties: async,
+      requiredProperties: required)
     var messages: [String] = []
     if !problems.isEmpty {
       let failing = Set(problems.map { ObjectIdentifier($0.containerClass) }).count
@@ -188,6 +208,12 @@ extension InitializerRegistry {
         judging: classes, among: scan.classes, module: module, registries: registries)
     {
       messages.append(unusable)
+    }
+    if let (_, module) = scan,
+      let unprovided = unprovidedRequirements(
+        requirements, checking: module, passedOn: ownRequirements, registries: registries)
+    {
+      messages.append(unprovided)
     }
     if let (_, module) = scan, self === Self.shared,
       case let modules = linkedModulesNotInstalled(declaredIn: module), !modules.isEmpty
@@ -222,4 +248,42 @@ extension InitializerRegistry {
     return report
   }
 
+  /// Whether `check` fails only because no rule serves a type that the checked module requires
+  /// from the program.
+  private static func isRequired(_ check: PropertyCheck, by requirements: [Requirement]) -> Bool {
+    guard case .missing = check.outcome else { return false }
+    return requirements.contains { $0.propertyType == check.field.valueType }
+  }
+
+  /// The failure for the requirements of other modules than `module` that nothing provides to
+  /// the classes that read them, or nil when each is provided; a requirement that the checked
+  /// module declares too (`passedOn`) is left to the program above it.
+  private func unprovidedRequirements(
+    _ requirements: [Requirement], checking module: String, passedOn: [Requirement],
+    registries: [InitializerRegistry]
+  ) -> String? {
+    var lines: [String] = []
+    for requirement in requirements where requirement.module != module {
+      let isPassedOn = passedOn.contains { $0.propertyType == requirement.propertyType }
+      guard !isPassedOn else { continue }
+      var readers: [String] = []
+      for containerClass in ModuleScan(module: requirement.module).classes {
+        let fields = (try? LazyField.fields(of: containerClass)) ?? []
+        for field in fields where field.valueType == requirement.propertyType {
+          let check = check(field, in: containerClass, container: nil, registries: registries)
+          if check.outcome.isProblem {
+            readers.append("\(typeName(containerClass)).\(field.displayName)")
+          }
+        }
+      }
+      if !readers.isEmpty {
+        lines.append(
+          "- \(requirement.description); nothing provides it to " + readers.joined(separator: ", "))
+      }
+    }
+    guard !lines.isEmpty else { return nil }
+    return "LazyInject found types that linked packages require and that this program does not"
+      + " provide:\n" + lines.joined(separator: "\n")
+      + "\nFix: register each in the app, or give the type an init() (DefaultInitializable)."
+  }
 }

@@ -33,6 +33,14 @@ extension InitializerRegistry {
     /// Not a failure.
     public let asyncProperties: [String]
 
+    /// The properties that no rule serves and whose type the checked module requires from the
+    /// program (``InitializerRegistry/require(_:fileID:line:)``), as
+    /// `"Feed.FeedScreen.analytics: any Core.AnalyticsClient"`: the app provides them, and its
+    /// own check verifies it.
+    ///
+    /// Not a failure. Empty for `validate(classes:)`.
+    public let requiredProperties: [String]
+
     /// A sentence, as `"Checked 42 properties of 17 classes."`, or with generic classes skipped,
     /// `"Checked 42 properties of 17 classes; not checked: generic class MyApp.Cache (validate its
     /// specializations with validate(classes:))."`.
@@ -51,7 +59,10 @@ extension InitializerRegistry {
         ? ""
         : "; served by async initializers (prepare() or load() before reading): "
           + asyncProperties.joined(separator: ", ")
-      return "Checked \(properties) of \(classes)\(skipped)\(async)."
+      let required =
+        requiredProperties.isEmpty
+        ? "" : "; required from the program: " + requiredProperties.joined(separator: ", ")
+      return "Checked \(properties) of \(classes)\(skipped)\(async)\(required)."
     }
 
     /// The line of an error, as `"Skipped generic class (validate ...): MyApp.Cache."`.

@@ -43,3 +43,27 @@ public struct GenericInitializers<Service>: LinkedModule {
   /// Registers nothing.
   public func register(in registry: InitializerRegistry) {}
 }
+
+/// What only the program can build, which `RequiringInitializers` requires.
+public protocol LinkedAnalytics: AnyObject {}
+
+/// A class that reads what its package requires from the program.
+public final class RequiringScreen {
+  /// Served by the program, never by this package.
+  @Lazy public var analytics: any LinkedAnalytics
+
+  /// A screen whose analytics are not built yet.
+  public init() {}
+}
+
+/// A module, not linked (tests install it into registries of their own), that requires
+/// `any LinkedAnalytics` from the program.
+public struct RequiringInitializers: InitializerModule {
+  /// The module.
+  public init() {}
+
+  /// Registers nothing, and requires `any LinkedAnalytics`.
+  public func register(in registry: InitializerRegistry) {
+    registry.require((any LinkedAnalytics).self)
+  }
+}

@@ -104,7 +104,9 @@ extension InitializerRegistry: CustomStringConvertible {
   ///
   /// Rules for one property come before the type's rules, as a resolution tries them. The
   /// ``LinkedModule``s installed are listed under the first line, as in
-  /// `linked modules: Feed.FeedInitializers, Profile.ProfileInitializers`.
+  /// `linked modules: Feed.FeedInitializers, Profile.ProfileInitializers`, then what packages
+  /// ``require(_:fileID:line:)``, as in `Feed requires Core.AnalyticsClient (module
+  /// Feed.FeedInitializers, Feed/FeedInitializers.swift:9)`.
   public var description: String {
     // Only references are copied under the lock; names are built and sorted after unlocking.
     let rules = registrations.map(\.rule)
@@ -115,6 +117,7 @@ extension InitializerRegistry: CustomStringConvertible {
     if !linkedModules.isEmpty {
       lines.append("linked modules: " + linkedModules.joined(separator: ", "))
     }
+    lines += requirements.map(\.description)
     for typeName in byType.keys.sorted() {
       lines.append(typeName)
       // Each rule's line is made once: sorting compares them many times.
@@ -166,6 +169,7 @@ extension InitializerRegistry {
     package var rules = RuleTable()
     package var instances = InstanceStore()
     package var linkedModules = LinkedModules()
+    package var requirements: [Requirement] = []
     var tracer: (@Sendable (ResolutionEvent) -> Void)?
     /// For an override layer's own registry, the test that runs inside it, if a helper named it.
     package var testName: String?
