@@ -20,6 +20,7 @@ public enum AppScaleChild: String, CaseIterable, Sendable {
 public enum AppScaleKey: String, CaseIterable, Sendable {
   /// How many services (pairs) of each system the executable has: a count, not a time.
   case services
+  case firstUse = "first use of shared"
   case registrationTotal = "registration, total"
   case registrationPerRule = "registration, per rule"
   case swinjectRegistrationPerFactory = "swinject registration, per factory"

@@ -58,3 +58,21 @@ public struct AppScaleApp: Sendable {
   /// How many services (pairs) of each system.
   public var services: Int { lazyReads.count }
 }
+
+/// What the linked module of the group builds.
+public final class AppScaleLinkedService: Sendable {
+  /// A service.
+  public init() {}
+}
+
+/// A linked module: the first use of `InitializerRegistry.shared` finds it in the conformance
+/// records and installs it, as an app's feature packages' modules (row 3, first use).
+public struct AppScaleLinkedInitializers: LinkedModule {
+  /// The module, as the registry makes it.
+  public init() {}
+
+  /// Registers the linked service.
+  public func register(in registry: InitializerRegistry) {
+    registry.register(AppScaleLinkedService.self) { _ in AppScaleLinkedService() }
+  }
+}

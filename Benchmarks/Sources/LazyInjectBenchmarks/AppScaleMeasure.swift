@@ -221,6 +221,11 @@ extension AppScaleBuild {
         label: "2. New object of a pair read before, per read: @Lazy / lazy var",
         cells: pair(.pairs, .seenPairLazy, .seenPairControl)),
       AppScaleRow(
+        label: "3. First use of `shared`: one pass over the conformance records, a linked module"
+          + " found and installed (after a registry of its own paid the runtime's one-time"
+          + " instantiations)",
+        cells: single(.pairs, .firstUse)),
+      AppScaleRow(
         label: "3. Registration of the \(count) rules (install)", cells: registration),
       AppScaleRow(
         label: "3. Swinject: registration, per factory",
