@@ -248,6 +248,25 @@ extension InitializerRegistry {
     return report
   }
 
+  /// The linked modules that this registry did not install, each with why and the fix.
+  ///
+  /// They are the generic ones that the module named `module` declares (its own check is where
+  /// they are fixed), and any in a library loaded after the registry read the records. Empty
+  /// where the platform keeps no conformance records to read.
+  private func linkedModulesNotInstalled(declaredIn module: String) -> [String] {
+    let known = linkedModules
+    let loadedLater = LinkedModuleRecords(from: known.recordsRead)
+    let generic = known.notInstallable.filter { $0.hasPrefix(module + ".") }.map { name in
+      "\(name), a generic type: it cannot be made without its type arguments. Fix: declare a"
+        + " non-generic LinkedModule that installs it."
+    }
+    let unread = (loadedLater.installable.map(\.name) + loadedLater.generic).map { name in
+      "\(name), in a library loaded after the registry's first use. Fix: call"
+        + " installLinkedModules() once the library is loaded."
+    }
+    return generic + unread
+  }
+
   /// Whether `check` fails only because no rule serves a type that the checked module requires
   /// from the program.
   private static func isRequired(_ check: PropertyCheck, by requirements: [Requirement]) -> Bool {

@@ -110,7 +110,7 @@ extension InitializerRegistry: CustomStringConvertible {
   public var description: String {
     // Only references are copied under the lock; names are built and sorted after unlocking.
     let rules = registrations.map(\.rule)
-    let linkedModules = withState { $0.linkedModules.installed }
+    let linkedModules = self.linkedModules.installed
     let byType = Dictionary(grouping: rules, by: \.propertyTypeName)
     let count = "\(rules.count) registration\(rules.count == 1 ? "" : "s")"
     var lines = ["InitializerRegistry, \(count)"]

@@ -80,34 +80,18 @@ extension InitializerRegistry {
     install(modules.map { $0.type.init() })
   }
 
-  /// The linked modules that this registry did not install, each with why and the fix.
-  ///
-  /// They are the generic ones that the module named `module` declares (its own check is where
-  /// they are fixed), and any in a library loaded after the registry read the records. Empty
-  /// where the platform keeps no conformance records to read.
-  package func linkedModulesNotInstalled(declaredIn module: String) -> [String] {
-    let state = withState { $0.linkedModules }
-    let loadedLater = LinkedModuleRecords(from: state.recordsRead)
-    let generic = state.notInstallable.filter { $0.hasPrefix(module + ".") }.map { name in
-      "\(name), a generic type: it cannot be made without its type arguments. Fix: declare a"
-        + " non-generic LinkedModule that installs it."
-    }
-    let unread = (loadedLater.installable.map(\.name) + loadedLater.generic).map { name in
-      "\(name), in a library loaded after the registry's first use. Fix: call"
-        + " installLinkedModules() once the library is loaded."
-    }
-    return generic + unread
-  }
-
   /// What a registry knows of the program's linked modules.
   package struct LinkedModules {
     /// How many conformance records of `LinkedModule` it has read.
-    var recordsRead = 0
+    package var recordsRead = 0
     /// The names of the modules it installed, in order.
     package var installed: [String] = []
     /// The names of the generic ones among those it read.
-    var notInstallable: [String] = []
+    package var notInstallable: [String] = []
   }
+
+  /// What this registry knows of the program's linked modules.
+  package var linkedModules: LinkedModules { withState { $0.linkedModules } }
 }
 
 /// Has the first reading of the conformance records note every protocol that LazyInject asks
@@ -123,20 +107,20 @@ internal func watchConformances() {
 }
 
 /// The conformances to ``LinkedModule`` that the binary's records list, from the `first`th on.
-struct LinkedModuleRecords {
+package struct LinkedModuleRecords {
   /// A linked module that can be installed: its type and its name, with its Swift module.
-  struct Module {
+  package struct Module {
     let type: any LinkedModule.Type
-    let name: String
+    package let name: String
   }
 
-  private(set) var installable: [Module] = []
+  package private(set) var installable: [Module] = []
   /// The names of the generic ones.
-  private(set) var generic: [String] = []
+  package private(set) var generic: [String] = []
   /// How many records there are, from the first one.
   private(set) var count = 0
 
-  init(from first: Int) {
+  package init(from first: Int) {
     guard _lazyinject_conformances_are_readable() != 0 else { return }
     let protocolType = metadataAddress(of: (any LinkedModule).self)
     count = withUnsafeMutablePointer(to: &self) { found in
