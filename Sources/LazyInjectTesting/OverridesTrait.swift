@@ -22,7 +22,10 @@ import Testing
 /// Each test case gets a fresh override layer, so tests that run in parallel never share mocks
 /// or override singletons. Registrations the test makes on
 /// ``LazyInject/InitializerRegistry/shared`` go to its layer too, and die with it. If a `@Lazy`
-/// read fails, the message names the test before the program stops.
+/// read fails, the message names the test before the program stops. If the process holds two
+/// copies of LazyInject (a library that links it statically, in two dynamic libraries), the
+/// first test that runs under the trait or `OverridingTestCase` fails, naming both images and
+/// the fix, and the others run on.
 public struct OverridesTrait: TestTrait, SuiteTrait, TestScoping {
   private let registry: InitializerRegistry
   private let configure: @Sendable (InitializerRegistry) -> Void
@@ -57,6 +60,10 @@ public struct OverridesTrait: TestTrait, SuiteTrait, TestScoping {
       layer.withState { $0.testName = name }
       configure(layer)
     } operation: {
+      // Other copies of LazyInject, found at the first use of `shared`: before, or just now.
+      if let warning = InitializerRegistry.takeCopiesWarning() {
+        Issue.record(Comment(rawValue: warning))
+      }
       try await function()
     }
   }

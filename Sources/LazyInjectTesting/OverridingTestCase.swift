@@ -26,7 +26,10 @@ import XCTest
 ///
 /// Each test method gets a fresh override layer over ``overriddenRegistry``; registrations the
 /// test makes on that registry go to its layer too, and die with it. If a `@Lazy` read fails, the
-/// message names the test before the program stops. For an `async` test method, call
+/// message names the test before the program stops. If the process holds two copies of
+/// LazyInject (a library that links it statically, in two dynamic libraries), the first test
+/// that runs under this class or the `.overrides` trait fails, naming both images and the fix,
+/// and the others run on. For an `async` test method, call
 /// ``LazyInject/InitializerRegistry/withOverrides(_:isolation:operation:)`` in the test itself:
 /// XCTest may run its body on a task that does not inherit the layer.
 open class OverridingTestCase: XCTestCase {
@@ -43,6 +46,10 @@ open class OverridingTestCase: XCTestCase {
       layer.withState { $0.testName = name }
       overrides(layer)
     } operation: {
+      // Other copies of LazyInject, found at the first use of `shared`: before, or just now.
+      if let warning = InitializerRegistry.takeCopiesWarning() {
+        XCTFail(warning)
+      }
       super.invokeTest()
     }
   }

@@ -1,5 +1,7 @@
+#define _GNU_SOURCE  // dladdr, on Linux.
 #include "Conformances.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -14,7 +16,7 @@
 /// superclass constraint precedes its protocols.
 enum {
   CLASS_KIND = 0, EXISTENTIAL_KIND = 0x303, LAST_ENUMERATED_KIND = 0x7FF,
-  HAS_SUPERCLASS = 0x40000000, PROTOCOL_CAPACITY = 8,
+  HAS_SUPERCLASS = 0x40000000, PROTOCOL_CAPACITY = 8, REGISTRY_CAPACITY = 4,
 };
 
 /// A protocol conformance descriptor: the protocol (a relative indirectable pointer; on platforms
@@ -45,6 +47,17 @@ typedef struct {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static conformances found[PROTOCOL_CAPACITY];  // Guarded by `lock`, as is `protocol_count`.
 static size_t protocol_count = 0;
+
+/// The descriptors of the classes `LazyInject.InitializerRegistry` in the records of the first
+/// `registry_images` images: one per copy of LazyInject in the process. Guarded by `lock`.
+static const context_descriptor *registries[REGISTRY_CAPACITY];
+static size_t registry_count = 0, registry_images = 0;
+
+/// The Swift runtime's CustomStringConvertible, to which each copy's InitializerRegistry conforms.
+#define LABEL(name) #name
+#define SYMBOL(prefix, name) LABEL(prefix) name
+extern const char string_convertible[]
+    __asm__(SYMBOL(__USER_LABEL_PREFIX__, "$ss23CustomStringConvertibleMp"));
 
 /// The descriptor of the one Swift protocol of the existential metadata `existential`, else NULL.
 static const void *protocol_of(const void *existential) {
@@ -88,6 +101,15 @@ static void note_conformances(const void *start, uintptr_t length, size_t image,
     const char *target = (const char *)&descriptor->protocol + (offset & ~3);
     const void *protocol =
         (offset & 1) != 0 ? (const void *)_lazyinject_indirect_context(target) : (const void *)target;
+    // A copy's `LazyInject.InitializerRegistry: CustomStringConvertible`, in an image not read yet.
+    int is_generic = 0;
+    const context_descriptor *type = protocol == string_convertible ? type_of(descriptor) : NULL;
+    const context_descriptor *module = _lazyinject_module_of(type, &is_generic);
+    if (module != NULL && image >= registry_images && registry_count < REGISTRY_CAPACITY &&
+        strcmp(_lazyinject_relative(&type->name), "InitializerRegistry") == 0 &&
+        strcmp(_lazyinject_relative(&module->name), "LazyInject") == 0) {
+      registries[registry_count++] = type;
+    }
     for (size_t entry = 0; entry < protocol_count; entry++) {
       conformances *own = &found[entry];
       if (own->protocol != protocol || own->images > image) {
@@ -136,6 +158,7 @@ static conformances *conformances_to(const void *protocol) {
   for (size_t entry = 0; entry < protocol_count; entry++) {
     found[entry].images = images;
   }
+  registry_images = images;
   return own;
 }
 
@@ -216,5 +239,18 @@ size_t _lazyinject_each_conformer(
     body(metadata, table, name, module_name, context);
   }
   free(records);
+  return count;
+}
+
+size_t _lazyinject_copies(const char **images, size_t capacity) {
+  Dl_info info;
+  pthread_mutex_lock(&lock);
+  size_t count = 0;
+  for (size_t index = 0; index < registry_count && count < capacity; index++) {
+    if (dladdr(registries[index], &info) != 0) {
+      images[count++] = info.dli_fname;
+    }
+  }
+  pthread_mutex_unlock(&lock);
   return count;
 }

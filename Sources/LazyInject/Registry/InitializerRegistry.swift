@@ -278,6 +278,8 @@ extension InitializerRegistry {
     {
       (InitializerRegistry.self as Any) is any AutomaticModuleInstallation.Type
     }
+    // That query read the conformance records, which list every copy of LazyInject.
+    Self.reportCopies(in: Self.imagesWithLazyInject())
     if isDeclared,
       let installation = (InitializerRegistry.self as Any) as? any AutomaticModuleInstallation.Type
     {

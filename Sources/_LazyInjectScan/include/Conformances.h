@@ -42,4 +42,11 @@ size_t _lazyinject_each_conformer(
     const void *_Nonnull protocol, size_t first, _lazyinject_conformer_body _Nonnull body,
     void *_Nullable context);
 
+/// Writes to `images` the paths of the images that hold a copy of LazyInject (its class
+/// InitializerRegistry), up to `capacity`, in load order; returns how many. Found in the
+/// conformance records that the functions above read (each copy lists `InitializerRegistry:
+/// CustomStringConvertible`): ask one of them first. More than one when libraries that each link
+/// LazyInject statically are loaded together.
+size_t _lazyinject_copies(const char *_Nullable *_Nonnull images, size_t capacity);
+
 #endif
