@@ -66,16 +66,17 @@ internal enum Recorder {
     let isMainThread: Bool
     let start: UInt64
     let end: UInt64
-    /// For a build, how long its rule's hook (`afterBuild`) ran, at its end; 0 without one.
+    /// For a build, the time from the start of its rule's hook (`afterBuild`) to its end; 0
+    /// without one.
     var afterBuild: UInt64 = 0
   }
 
-  /// When recording started, and what was recorded since; and each track's last hook
-  /// (`afterBuild`), until the record of the build it ended takes it.
+  /// When recording started, and what was recorded since; and when each track's last hook
+  /// (`afterBuild`) started, until the record of the build it ended takes it.
   struct Recording {
     let start: UInt64
     var records: [Record] = []
-    var afterBuild: [TrackKey: ClosedRange<UInt64>] = [:]
+    var afterBuild: [TrackKey: UInt64] = [:]
   }
 
   /// The recording under way; nil when not recording.
@@ -106,10 +107,8 @@ internal enum Recorder {
       isMainThread: isOnMainActor(), start: start, end: now)
     recording.withLock { recording in
       // The hook that ended this build ran after it started; an older one, before recording did.
-      if built != nil, let hook = recording?.afterBuild.removeValue(forKey: track),
-        hook.lowerBound >= start
-      {
-        record.afterBuild = hook.upperBound - hook.lowerBound
+      if built != nil, let hook = recording?.afterBuild.removeValue(forKey: track), hook >= start {
+        record.afterBuild = record.end - hook
       }
       recording?.records.append(record)
     }
@@ -120,7 +119,7 @@ internal enum Recorder {
   static func note(afterBuildSince start: UInt64, inTask: Bool) {
     guard start != 0 else { return }  // Not recording.
     let track = track(inTask: inTask)
-    recording.withLock { $0?.afterBuild[track] = start...now }
+    recording.withLock { $0?.afterBuild[track] = start }
   }
 
   /// This thread, or with `inTask`, this task.

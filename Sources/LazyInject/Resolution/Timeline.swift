@@ -55,8 +55,8 @@ extension InitializerRegistry {
       public let startNanoseconds: UInt64
       /// Builds nested in it included (an initializer that asked for them), and its rule's hook.
       public let durationNanoseconds: UInt64
-      /// How long the rule's hook (`afterBuild`) ran, at the end of the build: part of
-      /// ``durationNanoseconds``, apart from the initializer's time; 0 for a rule without one.
+      /// How long the rule's hook (`afterBuild`) ran, from its start to the end of the build: part
+      /// of ``durationNanoseconds``, apart from the initializer's time; 0 for a rule without one.
       ///
       /// ```swift
       /// let timeline = InitializerRegistry.stopRecording()

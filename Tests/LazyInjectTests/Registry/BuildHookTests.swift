@@ -1,5 +1,6 @@
 import Foundation
 import LazyInject
+import LazyInjectChecks
 import LazyInjectTestSupport
 import Testing
 
@@ -358,6 +359,10 @@ struct BuildHookTests {
         require(part.startNanoseconds >= hookStart, "the part was built before the hook: \(part)")
         require(part.afterBuildNanoseconds == 0, "a rule without a hook: \(part)")
         require(store.trigger == .prepare && store.afterBuildNanoseconds > 0, "\(store)")
+        // The initializer's own time leaves out the hook, and the part the hook built once only.
+        let own = timeline.ownNanoseconds(of: engine)
+        require(own == engine.durationNanoseconds - engine.afterBuildNanoseconds, "own \(own)")
+        require(timeline.summary.contains(", its hook "), timeline.summary)
         let json = timeline.traceEventJSON
         require(json.contains("\"name\":\"afterBuild of "), json)
       }
