@@ -9,14 +9,21 @@ extension InitializerRegistry.Timeline {
   /// task's track: it has no parent.
   public func parent(of build: Build) -> Build? { nesting.parents[build.id].map { builds[$0] } }
 
-  /// The time of `build`'s own initializer: its duration less the builds nested in it and its
-  /// waits for other threads' builds.
+  /// The time of `build`'s own initializer: its duration less the builds nested in it, its
+  /// waits for other threads' builds, and its rule's hook (``Build/afterBuildNanoseconds``, with
+  /// what the hook built and waited for).
   public func ownNanoseconds(of build: Build) -> UInt64 {
+    // What started once the hook had: the hook's, which its time counts already.
+    let hookStart = build.startNanoseconds + build.durationNanoseconds - build.afterBuildNanoseconds
+    let nestedBuilds = builds.filter { nested in
+      nesting.parents[nested.id] == build.id && nested.startNanoseconds < hookStart
+    }
+    let nestedWaits = waits.indices.filter { index in
+      nesting.waitParents[index] == build.id && waits[index].startNanoseconds < hookStart
+    }
     let nested =
-      builds.filter { nesting.parents[$0.id] == build.id }.map(\.durationNanoseconds)
-      + waits.indices.filter { nesting.waitParents[$0] == build.id }.map {
-        waits[$0].durationNanoseconds
-      }
+      nestedBuilds.map(\.durationNanoseconds) + nestedWaits.map { waits[$0].durationNanoseconds }
+      + [build.afterBuildNanoseconds]
     return build.durationNanoseconds - min(build.durationNanoseconds, nested.reduce(0, +))
   }
 
@@ -78,7 +85,8 @@ extension InitializerRegistry.Timeline {
     for build in builds.sorted(by: { $0.durationNanoseconds > $1.durationNanoseconds }).prefix(10) {
       lines.append(
         "  \(milliseconds(build.durationNanoseconds))  \(build.rule.propertyTypeName) for"
-          + " \(build.builtFor), \(build.track) (its own \(milliseconds(ownNanoseconds(of: build))))"
+          + " \(build.builtFor), \(build.track) (its own \(milliseconds(ownNanoseconds(of: build)))"
+          + hook(of: build) + ")"
       )
     }
     if !waits.isEmpty { lines.append("Waits for another thread's build:") }
@@ -87,6 +95,12 @@ extension InitializerRegistry.Timeline {
         "  \(milliseconds(wait.durationNanoseconds))  \(wait.track), for \(wait.waitedFor)")
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// `", its hook 0.2 ms"` for a build whose rule has a hook (`afterBuild`); else nothing.
+  private func hook(of build: Build) -> String {
+    build.afterBuildNanoseconds == 0
+      ? "" : ", its hook \(milliseconds(build.afterBuildNanoseconds))"
   }
 
   /// A Mermaid `gantt` chart of the builds and waits that took at least `minimumMilliseconds`:

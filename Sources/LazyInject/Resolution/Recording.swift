@@ -66,12 +66,17 @@ internal enum Recorder {
     let isMainThread: Bool
     let start: UInt64
     let end: UInt64
+    /// For a build, the time from the start of its rule's hook (`afterBuild`) to its end; 0
+    /// without one.
+    var afterBuild: UInt64 = 0
   }
 
-  /// When recording started, and what was recorded since.
+  /// When recording started, and what was recorded since; and when each track's last hook
+  /// (`afterBuild`) started, until the record of the build it ended takes it.
   struct Recording {
     let start: UInt64
     var records: [Record] = []
+    var afterBuild: [TrackKey: UInt64] = [:]
   }
 
   /// The recording under way; nil when not recording.
@@ -95,18 +100,31 @@ internal enum Recorder {
     guard start != 0 else { return }  // Not recording: no other work.
     let frame = ResolutionFrame.current?.pointee
     guard let step = step ?? frame?.step else { return }
-    let track: TrackKey
-    let recordedTrigger: InitializerRegistry.Timeline.Build.Trigger
-    if let trigger {
-      track = .task(withUnsafeCurrentTask { $0?.hashValue } ?? 0)
-      recordedTrigger = trigger
-    } else {
-      track = .thread(_lazyinject_thread_identity())
-      recordedTrigger = frame?.slot == nil ? .resolve : .read
-    }
-    let record = Record(
+    let track = track(inTask: trigger != nil)
+    let recordedTrigger = trigger ?? (frame?.slot == nil ? .resolve : .read)
+    var record = Record(
       built: built, step: step, trigger: recordedTrigger, track: track,
       isMainThread: isOnMainActor(), start: start, end: now)
-    recording.withLock { $0?.records.append(record) }
+    recording.withLock { recording in
+      // The hook that ended this build ran after it started; an older one, before recording did.
+      if built != nil, let hook = recording?.afterBuild.removeValue(forKey: track), hook >= start {
+        record.afterBuild = record.end - hook
+      }
+      recording?.records.append(record)
+    }
+  }
+
+  /// Notes that the hook (`afterBuild`) of the build under way on this thread, or with `inTask`
+  /// on this task, ran since `start`: the build's record, which follows, takes it.
+  static func note(afterBuildSince start: UInt64, inTask: Bool) {
+    guard start != 0 else { return }  // Not recording.
+    let track = track(inTask: inTask)
+    recording.withLock { $0?.afterBuild[track] = start }
+  }
+
+  /// This thread, or with `inTask`, this task.
+  private static func track(inTask: Bool) -> TrackKey {
+    guard inTask else { return .thread(_lazyinject_thread_identity()) }
+    return .task(withUnsafeCurrentTask { $0?.hashValue } ?? 0)
   }
 }

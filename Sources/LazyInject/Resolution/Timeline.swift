@@ -53,8 +53,18 @@ extension InitializerRegistry {
       public let track: Track
       /// Since ``InitializerRegistry/startRecording()``.
       public let startNanoseconds: UInt64
-      /// Builds nested in it included (an initializer that asked for them).
+      /// Builds nested in it included (an initializer that asked for them), and its rule's hook.
       public let durationNanoseconds: UInt64
+      /// How long the rule's hook (`afterBuild`) ran, from its start to the end of the build: part
+      /// of ``durationNanoseconds``, apart from the initializer's time; 0 for a rule without one.
+      ///
+      /// ```swift
+      /// let timeline = InitializerRegistry.stopRecording()
+      /// for build in timeline.builds where build.afterBuildNanoseconds > 0 {
+      ///   print("\(build.rule.propertyTypeName): hook \(build.afterBuildNanoseconds) ns")
+      /// }
+      /// ```
+      public let afterBuildNanoseconds: UInt64
     }
 
     /// A wait for a shared instance or a property that another thread or task was building.
@@ -126,15 +136,15 @@ extension InitializerRegistry {
           Build(
             id: builds.count, rule: built.rule, builtFor: builtFor, trigger: record.trigger,
             track: track, startNanoseconds: startNanoseconds,
-            durationNanoseconds: durationNanoseconds))
+            durationNanoseconds: durationNanoseconds, afterBuildNanoseconds: record.afterBuild))
       }
       self.builds = builds
       self.waits = waits
     }
 
-    /// The timeline in the Chrome trace event format: builds and waits as complete events
-    /// (`"ph": "X"`, times in microseconds) on a track per thread, or per task for async builds,
-    /// nested as they ran; each track named (`"ph": "M"`).
+    /// The timeline in the Chrome trace event format: builds, their rules' hooks (`"afterBuild of
+    /// …"`) and waits as complete events (`"ph": "X"`, times in microseconds) on a track per
+    /// thread, or per task for async builds, nested as they ran; each track named (`"ph": "M"`).
     public var traceEventJSON: String {
       let tracks = Array(Set(builds.map(\.track) + waits.map(\.track)))
       func quoted(_ text: String) -> String {
@@ -150,10 +160,17 @@ extension InitializerRegistry {
       }
       var events: [String] = []
       for build in builds {
+        let name = "\(build.rule.propertyTypeName) for \(build.builtFor)"
+        let end = build.startNanoseconds + build.durationNanoseconds
         events.append(
           event(
-            named: "\(build.rule.propertyTypeName) for \(build.builtFor)", on: build.track,
-            start: build.startNanoseconds, duration: build.durationNanoseconds))
+            named: name, on: build.track, start: build.startNanoseconds,
+            duration: build.durationNanoseconds))
+        // The hook, nested at the end of its build.
+        guard build.afterBuildNanoseconds > 0 else { continue }
+        let hook = build.afterBuildNanoseconds
+        events.append(
+          event(named: "afterBuild of \(name)", on: build.track, start: end - hook, duration: hook))
       }
       for wait in waits {
         events.append(

@@ -1,0 +1,126 @@
+// A hook after a build: `register` forms with an `afterBuild` closure, which runs once for each
+// instance its rule builds. The hook is composed into the rule's make function at registration
+// (its closure calls the initializer, then the hook), so that every path that builds through the
+// rule runs it where the initializer's value is produced: no lock held, before any reader or
+// keeper sees the value, inside the build's frame (a read of the property it completes is a
+// cycle). A rule without a hook builds as before. The hook's time is recorded apart
+// (`Recorder.note(afterBuildSince:inTask:)`).
+
+extension InitializerRegistry {
+  /// Registers how to build `propertyType` for containers of class `containerType` and its
+  /// subclasses, and a hook that runs once for each instance the rule builds, with the instance
+  /// and its sender.
+  ///
+  /// ```swift
+  /// registry.register(Logger.self, in: UsersViewController.self) { _ in
+  ///   Logger(category: "users")
+  /// } afterBuild: { logger, screen in
+  ///   logger.log("built for \(type(of: screen))")
+  /// }
+  /// ```
+  ///
+  /// The hook runs after the initializer returns and before the instance reaches the read that
+  /// asked for it or any other thread: readers waiting for a shared instance wait for the hook
+  /// too. It runs with no lock of LazyInject held, on every path that builds through the rule (a
+  /// first read, ``resolve(_:for:)``, a forward to the type, `load()`, a build that spans a reset
+  /// of its scope), and never when the scope returns an instance it keeps. It may read `@Lazy` properties, as an initializer may;
+  /// reading the property whose build it completes is a cycle, reported as one. A hook that
+  /// throws fails the build, as the initializer's error does. The rules of
+  /// ``register(_:in:scope:fileID:line:_:)-5dl4i`` apply otherwise.
+  ///
+  /// - Parameters:
+  ///   - propertyType: The type of the `@Lazy` property.
+  ///   - containerType: The class whose objects (and subclasses' objects) use this initializer.
+  ///   - scope: How many instances to build; ``Scope/unique`` by default.
+  ///   - fileID: The registration site, shown in diagnostics.
+  ///   - line: The registration site, shown in diagnostics.
+  ///   - initializer: Builds the value; receives the object whose property is being resolved.
+  ///   - afterBuild: Receives each instance the initializer built, and the same object.
+  public func register<Property, Container: AnyObject>(
+    _ propertyType: Property.Type, in containerType: Container.Type, scope: Scope = .unique,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ initializer: @escaping @Sendable (Container) throws -> Property,
+    afterBuild: @escaping @Sendable (Property, Container) throws -> Void
+  ) {
+    register(propertyType, in: containerType, scope: scope, fileID: fileID, line: line) {
+      let value = try initializer($0)
+      let start = Recorder.start
+      try afterBuild(value, $0)
+      Recorder.note(afterBuildSince: start, inTask: false)
+      return value
+    }
+  }
+
+  /// Registers the root default for `propertyType`, and a hook that runs once for each instance
+  /// the rule builds, with the instance and its sender.
+  ///
+  /// ```swift
+  /// registry.register(RequestManager.self, scope: .singleton) { _ in
+  ///   RequestManager()
+  /// } afterBuild: { manager, _ in
+  ///   manager.request("/config")  // once: for the one instance the scope keeps
+  /// }
+  /// ```
+  ///
+  /// The hook runs as the hook of ``register(_:in:scope:fileID:line:_:afterBuild:)`` does.
+  ///
+  /// - Parameters:
+  ///   - propertyType: The type of the `@Lazy` property.
+  ///   - scope: How many instances to build; ``Scope/unique`` by default.
+  ///   - fileID: The registration site, shown in diagnostics.
+  ///   - line: The registration site, shown in diagnostics.
+  ///   - initializer: Builds the value; receives the object whose property is being resolved.
+  ///   - afterBuild: Receives each instance the initializer built, and the same object.
+  public func register<Property>(
+    _ propertyType: Property.Type, scope: Scope = .unique, fileID: StaticString = #fileID,
+    line: UInt = #line, _ initializer: @escaping @Sendable (AnyObject) throws -> Property,
+    afterBuild: @escaping @Sendable (Property, AnyObject) throws -> Void
+  ) {
+    register(propertyType, scope: scope, fileID: fileID, line: line) {
+      let value = try initializer($0)
+      let start = Recorder.start
+      try afterBuild(value, $0)
+      Recorder.note(afterBuildSince: start, inTask: false)
+      return value
+    }
+  }
+
+  /// Registers an initializer that awaits and takes no sender, as the root default of
+  /// `propertyType`, and a hook that runs once for each instance it builds: `prepare()` builds
+  /// it, hook included.
+  ///
+  /// ```swift
+  /// registry.register(Database.self, scope: .singleton) {
+  ///   try await Database.open()
+  /// } afterBuild: { database in
+  ///   try await database.migrate()
+  /// }
+  /// ```
+  ///
+  /// The hook may await, and runs as the hook of
+  /// ``register(_:in:scope:fileID:line:_:afterBuild:)`` does, on the actor it is isolated to:
+  /// ``prepare()`` and `load()` return once it has run, and a synchronous read finds the instance
+  /// only then. A hook that throws fails the build as the initializer's error does. The rules of
+  /// ``register(_:scope:fileID:line:_:)-(_,_,_,_,()->Property)`` apply otherwise.
+  ///
+  /// - Parameters:
+  ///   - propertyType: The type of the `@Lazy` property.
+  ///   - scope: How many instances to build; ``Scope/unique`` by default.
+  ///   - fileID: The registration site, shown in diagnostics.
+  ///   - line: The registration site, shown in diagnostics.
+  ///   - initializer: Builds the value.
+  ///   - afterBuild: Receives each instance the initializer built.
+  public func register<Property>(
+    _ propertyType: Property.Type, scope: Scope = .unique, fileID: StaticString = #fileID,
+    line: UInt = #line, _ initializer: @escaping @Sendable () async throws -> Property,
+    afterBuild: @escaping @Sendable (Property) async throws -> Void
+  ) {
+    addAsync(propertyType, takesContainer: false, scope: scope, fileID: fileID, line: line) { _ in
+      let value = try await initializer()
+      let start = Recorder.start
+      try await afterBuild(value)
+      Recorder.note(afterBuildSince: start, inTask: true)
+      return value
+    }
+  }
+}
