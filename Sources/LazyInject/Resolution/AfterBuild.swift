@@ -42,12 +42,8 @@ extension InitializerRegistry {
     _ initializer: @escaping @Sendable (Container) throws -> Property,
     afterBuild: @escaping @Sendable (Property, Container) throws -> Void
   ) {
-    register(propertyType, in: containerType, scope: scope, fileID: fileID, line: line) {
-      let value = try initializer($0)
-      let start = Recorder.start
-      try afterBuild(value, $0)
-      Recorder.note(afterBuildSince: start, inTask: false)
-      return value
+    register(propertyType, in: containerType, scope: scope, fileID: fileID, line: line) { sender in
+      try Self.hooked(try initializer(sender)) { try afterBuild($0, sender) }
     }
   }
 
@@ -76,12 +72,8 @@ extension InitializerRegistry {
     line: UInt = #line, _ initializer: @escaping @Sendable (AnyObject) throws -> Property,
     afterBuild: @escaping @Sendable (Property, AnyObject) throws -> Void
   ) {
-    register(propertyType, scope: scope, fileID: fileID, line: line) {
-      let value = try initializer($0)
-      let start = Recorder.start
-      try afterBuild(value, $0)
-      Recorder.note(afterBuildSince: start, inTask: false)
-      return value
+    register(propertyType, scope: scope, fileID: fileID, line: line) { sender in
+      try Self.hooked(try initializer(sender)) { try afterBuild($0, sender) }
     }
   }
 
@@ -122,5 +114,86 @@ extension InitializerRegistry {
       Recorder.note(afterBuildSince: start, inTask: true)
       return value
     }
+  }
+
+  /// Registers a main-actor initializer of `propertyType` for containers of class
+  /// `containerType` and its subclasses, and a main-actor hook that runs once for each instance
+  /// the rule builds, with the instance and its sender: where a screen becomes its service's
+  /// delegate.
+  ///
+  /// ```swift
+  /// registry.registerOnMainActor(ProgressViewService.self, in: UsersViewController.self) {
+  ///   sender in
+  ///   ProgressViewService(viewController: sender)
+  /// } afterBuild: { service, sender in
+  ///   sender.title = "Users"
+  /// }
+  /// ```
+  ///
+  /// The hook runs as the hook of ``register(_:in:scope:fileID:line:_:afterBuild:)`` does, on the
+  /// main actor. The rules of ``registerOnMainActor(_:in:scope:fileID:line:_:)`` apply otherwise.
+  ///
+  /// - Parameters:
+  ///   - propertyType: The type of the `@Lazy` property.
+  ///   - containerType: The class whose objects (and subclasses' objects) use this initializer.
+  ///   - scope: How many instances to build; ``Scope/unique`` by default.
+  ///   - fileID: The registration site, shown in diagnostics.
+  ///   - line: The registration site, shown in diagnostics.
+  ///   - initializer: Builds the value on the main actor; receives the object whose property is
+  ///     being resolved.
+  ///   - afterBuild: Receives each instance the initializer built, and the same object.
+  public func registerOnMainActor<Property, Container: AnyObject>(
+    _ propertyType: Property.Type, in containerType: Container.Type, scope: Scope = .unique,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ initializer: @escaping @MainActor (Container) throws -> Property,
+    afterBuild: @escaping @MainActor (Property, Container) throws -> Void
+  ) {
+    registerOnMainActor(propertyType, in: containerType, scope: scope, fileID: fileID, line: line) {
+      sender in
+      try Self.hooked(try initializer(sender)) { try afterBuild($0, sender) }
+    }
+  }
+
+  /// Registers a main-actor root default for `propertyType`, and a main-actor hook that runs once
+  /// for each instance the rule builds, with the instance and its sender.
+  ///
+  /// ```swift
+  /// registry.registerOnMainActor(ToastPresenter.self) { _ in
+  ///   ToastPresenter()
+  /// } afterBuild: { presenter, sender in
+  ///   print("a toast presenter for \(type(of: sender))")
+  /// }
+  /// ```
+  ///
+  /// The hook runs as the hook of ``register(_:in:scope:fileID:line:_:afterBuild:)`` does, on the
+  /// main actor.
+  ///
+  /// - Parameters:
+  ///   - propertyType: The type of the `@Lazy` property.
+  ///   - scope: How many instances to build; ``Scope/unique`` by default.
+  ///   - fileID: The registration site, shown in diagnostics.
+  ///   - line: The registration site, shown in diagnostics.
+  ///   - initializer: Builds the value on the main actor; receives the object whose property is
+  ///     being resolved.
+  ///   - afterBuild: Receives each instance the initializer built, and the same object.
+  public func registerOnMainActor<Property>(
+    _ propertyType: Property.Type, scope: Scope = .unique, fileID: StaticString = #fileID,
+    line: UInt = #line, _ initializer: @escaping @MainActor (AnyObject) throws -> Property,
+    afterBuild: @escaping @MainActor (Property, AnyObject) throws -> Void
+  ) {
+    registerOnMainActor(propertyType, scope: scope, fileID: fileID, line: line) { sender in
+      try Self.hooked(try initializer(sender)) { try afterBuild($0, sender) }
+    }
+  }
+
+  /// `value`, which a rule with a synchronous hook just built, once `hook` has run on it: the
+  /// hook's time is recorded apart from the initializer's.
+  private static func hooked<Property>(
+    _ value: Property, _ hook: (Property) throws -> Void
+  ) rethrows -> Property {
+    let start = Recorder.start
+    try hook(value)
+    Recorder.note(afterBuildSince: start, inTask: false)
+    return value
   }
 }

@@ -369,3 +369,45 @@ struct BuildHookTests {
     }
   #endif
 }
+
+/// A main-actor service, and the main-actor screen that reads it.
+@MainActor private final class Badge {}
+
+@MainActor private final class BadgeScreen {
+  @Lazy var badge: Badge
+}
+
+/// What main-actor hooks saw, in order.
+@MainActor private final class HookLog {
+  var entries: [Hooked] = []
+}
+
+@MainActor struct MainActorBuildHookTests {
+  @Test func mainActorHookRunsOnceForEachInstanceItsRuleBuildsWithTheSender() throws {
+    let registry = InitializerRegistry()
+    let log = HookLog()
+    registry.registerOnMainActor(Badge.self, in: BadgeScreen.self) { _ in
+      Badge()
+    } afterBuild: { badge, screen in
+      log.entries.append(Hooked(badge, screen))
+    }
+    let screen = BadgeScreen()
+    let first = try registry.resolve(Badge.self, for: screen)
+    let second = try registry.resolve(Badge.self, for: screen)
+    #expect(log.entries == [Hooked(first, screen), Hooked(second, screen)])
+  }
+
+  @Test func mainActorHookNeverRunsForAKeptInstance() throws {
+    let registry = InitializerRegistry()
+    let log = HookLog()
+    registry.registerOnMainActor(Badge.self, scope: .singleton) { _ in
+      Badge()
+    } afterBuild: { badge, screen in
+      log.entries.append(Hooked(badge, screen))
+    }
+    let screen = BadgeScreen()
+    let badge = try registry.resolve(Badge.self, for: screen)
+    _ = try registry.resolve(Badge.self, for: BadgeScreen())
+    #expect(log.entries == [Hooked(badge, screen)])
+  }
+}
