@@ -58,7 +58,7 @@ extension InitializerRegistry {
   /// }
   /// ```
   ///
-  /// The hook runs as the hook of ``register(_:in:scope:fileID:line:_:afterBuild:)`` does.
+  /// The hook runs as the hook of ``register(_:in:scope:fileID:line:_:afterBuild:)-1oofn`` does.
   ///
   /// - Parameters:
   ///   - propertyType: The type of the `@Lazy` property.
@@ -90,7 +90,7 @@ extension InitializerRegistry {
   /// ```
   ///
   /// The hook may await, and runs as the hook of
-  /// ``register(_:in:scope:fileID:line:_:afterBuild:)`` does, on the actor it is isolated to:
+  /// ``register(_:in:scope:fileID:line:_:afterBuild:)-1oofn`` does, on the actor it is isolated to:
   /// ``prepare()`` and `load()` return once it has run, and a synchronous read finds the instance
   /// only then. A hook that throws fails the build as the initializer's error does. The rules of
   /// ``register(_:scope:fileID:line:_:)-(_,_,_,_,()->Property)`` apply otherwise.
@@ -108,11 +108,76 @@ extension InitializerRegistry {
     afterBuild: @escaping @Sendable (Property) async throws -> Void
   ) {
     addAsync(propertyType, takesContainer: false, scope: scope, fileID: fileID, line: line) { _ in
-      let value = try await initializer()
-      let start = Recorder.start
-      try await afterBuild(value)
-      Recorder.note(afterBuildSince: start, inTask: true)
-      return value
+      try await Self.hooked(try await initializer()) { try await afterBuild($0) }
+    }
+  }
+
+  /// Registers an initializer that awaits, of `propertyType` for containers of class
+  /// `containerType` and its subclasses, and a hook that runs once for each instance it builds,
+  /// with the instance and its sender.
+  ///
+  /// ```swift
+  /// registry.register(Avatar.self, in: ProfileScreen.self) { _ in
+  ///   try await Avatar.load(for: 42)
+  /// } afterBuild: { avatar, screen in
+  ///   print("an avatar for \(type(of: screen))")
+  /// }
+  /// ```
+  ///
+  /// The hook may await, and runs as the hook of
+  /// ``register(_:scope:fileID:line:_:afterBuild:)-(_,_,_,_,()->Property,_)`` does: `load()`
+  /// returns once it has run. The rules of ``register(_:in:scope:fileID:line:_:)-6l75w`` apply
+  /// otherwise.
+  ///
+  /// - Parameters:
+  ///   - propertyType: The type of the `@Lazy` property.
+  ///   - containerType: The class whose objects (and subclasses' objects) use this initializer.
+  ///   - scope: How many instances to build; ``Scope/unique`` by default.
+  ///   - fileID: The registration site, shown in diagnostics.
+  ///   - line: The registration site, shown in diagnostics.
+  ///   - initializer: Builds the value; receives the object whose property is being loaded.
+  ///   - afterBuild: Receives each instance the initializer built, and the same object.
+  public func register<Property, Container: AnyObject>(
+    _ propertyType: Property.Type, in containerType: Container.Type, scope: Scope = .unique,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ initializer: @escaping @Sendable (Container) async throws -> Property,
+    afterBuild: @escaping @Sendable (Property, Container) async throws -> Void
+  ) {
+    register(propertyType, in: containerType, scope: scope, fileID: fileID, line: line) {
+      (sender: Container) async throws -> Property in
+      try await Self.hooked(try await initializer(sender)) { try await afterBuild($0, sender) }
+    }
+  }
+
+  /// Registers an initializer that awaits, as the root default of `propertyType`, and a hook
+  /// that runs once for each instance it builds, with the instance and its sender.
+  ///
+  /// ```swift
+  /// registry.register(Avatar.self) { _ in
+  ///   try await Avatar.load(for: 42)
+  /// } afterBuild: { avatar, sender in
+  ///   print("an avatar for \(type(of: sender))")
+  /// }
+  /// ```
+  ///
+  /// The hook runs as the hook of ``register(_:in:scope:fileID:line:_:afterBuild:)-3828c``
+  /// does.
+  ///
+  /// - Parameters:
+  ///   - propertyType: The type of the `@Lazy` property.
+  ///   - scope: How many instances to build; ``Scope/unique`` by default.
+  ///   - fileID: The registration site, shown in diagnostics.
+  ///   - line: The registration site, shown in diagnostics.
+  ///   - initializer: Builds the value; receives the object whose property is being loaded.
+  ///   - afterBuild: Receives each instance the initializer built, and the same object.
+  public func register<Property>(
+    _ propertyType: Property.Type, scope: Scope = .unique, fileID: StaticString = #fileID,
+    line: UInt = #line, _ initializer: @escaping @Sendable (AnyObject) async throws -> Property,
+    afterBuild: @escaping @Sendable (Property, AnyObject) async throws -> Void
+  ) {
+    register(propertyType, scope: scope, fileID: fileID, line: line) {
+      (sender: AnyObject) async throws -> Property in
+      try await Self.hooked(try await initializer(sender)) { try await afterBuild($0, sender) }
     }
   }
 
@@ -130,7 +195,7 @@ extension InitializerRegistry {
   /// }
   /// ```
   ///
-  /// The hook runs as the hook of ``register(_:in:scope:fileID:line:_:afterBuild:)`` does, on the
+  /// The hook runs as the hook of ``register(_:in:scope:fileID:line:_:afterBuild:)-1oofn`` does, on the
   /// main actor. The rules of ``registerOnMainActor(_:in:scope:fileID:line:_:)`` apply otherwise.
   ///
   /// - Parameters:
@@ -165,7 +230,7 @@ extension InitializerRegistry {
   /// }
   /// ```
   ///
-  /// The hook runs as the hook of ``register(_:in:scope:fileID:line:_:afterBuild:)`` does, on the
+  /// The hook runs as the hook of ``register(_:in:scope:fileID:line:_:afterBuild:)-1oofn`` does, on the
   /// main actor.
   ///
   /// - Parameters:
@@ -184,6 +249,17 @@ extension InitializerRegistry {
     registerOnMainActor(propertyType, scope: scope, fileID: fileID, line: line) { sender in
       try Self.hooked(try initializer(sender)) { try afterBuild($0, sender) }
     }
+  }
+
+  /// `value`, which a rule with an async hook just built, once `hook` has run on it: the hook's
+  /// time is recorded apart from the initializer's, in the task.
+  private static func hooked<Property>(
+    _ value: Property, _ hook: (Property) async throws -> Void
+  ) async rethrows -> Property {
+    let start = Recorder.start
+    try await hook(value)
+    Recorder.note(afterBuildSince: start, inTask: true)
+    return value
   }
 
   /// `value`, which a rule with a synchronous hook just built, once `hook` has run on it: the

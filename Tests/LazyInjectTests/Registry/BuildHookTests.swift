@@ -411,3 +411,45 @@ struct BuildHookTests {
     #expect(log.entries == [Hooked(badge, screen)])
   }
 }
+
+/// What async hooks with a sender saw, guarded by its lock.
+private final class SenderLog: Sendable {
+  let entries = Locked<[Hooked]>([])
+}
+
+struct AsyncSenderBuildHookTests {
+  @Test func asyncHookOfARuleForAContainerGetsTheSenderAndRunsBeforeLoadReturns() async throws {
+    let log = SenderLog()
+    try await InitializerRegistry.shared.withOverrides {
+      $0.register(Store.self, in: EngineScreen.self) { _ in
+        await Task.yield()
+        return Store()
+      } afterBuild: { store, screen in
+        await Task.yield()
+        store.isMigrated.mutate { $0 = true }
+        log.entries.mutate { $0.append(Hooked(store, screen)) }
+      }
+    } operation: {
+      let screen = EngineScreen()
+      let store = try await screen.$store.load()
+      #expect(store.isMigrated.value)
+      #expect(log.entries.value == [Hooked(store, screen)])
+    }
+  }
+
+  @Test func asyncHookOfARootDefaultGetsTheSender() async throws {
+    let log = SenderLog()
+    try await InitializerRegistry.shared.withOverrides {
+      $0.register(Store.self) { (_: AnyObject) in
+        Store()
+      } afterBuild: { store, sender in
+        await Task.yield()
+        log.entries.mutate { $0.append(Hooked(store, sender)) }
+      }
+    } operation: {
+      let screen = EngineScreen()
+      let store = try await screen.$store.load()
+      #expect(log.entries.value == [Hooked(store, screen)])
+    }
+  }
+}
