@@ -253,8 +253,8 @@ extension InitializerRegistry {
 
   /// `value`, which a rule with an async hook just built, once `hook` has run on it: the hook's
   /// time is recorded apart from the initializer's, in the task.
-  private static func hooked<Property>(
-    _ value: Property, _ hook: (Property) async throws -> Void
+  internal static func hooked<Property>(
+    _ value: Property, then hook: (Property) async throws -> Void
   ) async rethrows -> Property {
     let start = Recorder.start
     try await hook(value)
@@ -264,8 +264,8 @@ extension InitializerRegistry {
 
   /// `value`, which a rule with a synchronous hook just built, once `hook` has run on it: the
   /// hook's time is recorded apart from the initializer's.
-  private static func hooked<Property>(
-    _ value: Property, _ hook: (Property) throws -> Void
+  internal static func hooked<Property>(
+    _ value: Property, then hook: (Property) throws -> Void
   ) rethrows -> Property {
     let start = Recorder.start
     try hook(value)

@@ -453,3 +453,54 @@ struct AsyncSenderBuildHookTests {
     }
   }
 }
+
+struct PropertyRuleBuildHookTests {
+  @Test func hookOfARuleForOnePropertyRunsOnceForEachInstanceWithTheSender() {
+    let log = SenderLog()
+    InitializerRegistry.shared.withOverrides {
+      $0.register(\EngineScreen.$part) { _ in
+        Part()
+      } afterBuild: { part, screen in
+        log.entries.mutate { $0.append(Hooked(part, screen)) }
+      }
+    } operation: {
+      let first = EngineScreen()
+      let second = EngineScreen()
+      let parts = [first.part, second.part, first.part]  // The third read returns the kept part.
+      #expect(log.entries.value == [Hooked(parts[0], first), Hooked(parts[1], second)])
+    }
+  }
+
+  @Test func asyncHookOfARuleForOnePropertyRunsBeforeLoadReturns() async throws {
+    let log = SenderLog()
+    try await InitializerRegistry.shared.withOverrides {
+      $0.register(\EngineScreen.$store) { _ in
+        Store()
+      } afterBuild: { store, screen in
+        await Task.yield()
+        store.isMigrated.mutate { $0 = true }
+        log.entries.mutate { $0.append(Hooked(store, screen)) }
+      }
+    } operation: {
+      let screen = EngineScreen()
+      let store = try await screen.$store.load()
+      #expect(store.isMigrated.value)
+      #expect(log.entries.value == [Hooked(store, screen)])
+    }
+  }
+
+  @MainActor @Test func mainActorHookOfARuleForOnePropertyGetsTheSender() {
+    let log = HookLog()
+    InitializerRegistry.shared.withOverrides {
+      $0.registerOnMainActor(\BadgeScreen.$badge) { _ in
+        Badge()
+      } afterBuild: { badge, screen in
+        log.entries.append(Hooked(badge, screen))
+      }
+    } operation: {
+      let screen = BadgeScreen()
+      let badge = screen.badge
+      #expect(log.entries == [Hooked(badge, screen)])
+    }
+  }
+}
