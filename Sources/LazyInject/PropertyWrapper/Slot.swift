@@ -130,9 +130,9 @@ internal final class _WeakLazyReference {
       return reference.object
     }
     guard let object = held ?? nil else { return nil }
-    // The object itself for a class or an existential of no witness; else the cast cannot fail:
-    // it was stored as a `Value`.
-    guard MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size else {
+    // The object itself for a class; else (`AnyObject`, an existential) the cast cannot fail: it
+    // was stored as a `Value`.
+    guard isSingleReference(Value.self) else {
       return .some(object as! Value)
     }
     return RawMemory.value(object, as: Value.self)

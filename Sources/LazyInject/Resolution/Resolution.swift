@@ -149,7 +149,11 @@ extension InitializerRegistry {
       if let target = registration.source.forwardTarget {
         source = .forward(registration, target: target)
       } else if registration.isShared || registration.source.isAsync {
-        outcome.fastPathVersion = decision.fastPathVersion
+        // Only a slot's first read records the pair's kept instance: a forward's target is
+        // resolved with no slot, and its handle is the forwarded type's.
+        if frame.pointee.slot != nil {
+          outcome.fastPathVersion = decision.fastPathVersion
+        }
         source = .sharedInstance(registration, owner: owner)
       } else {
         // Only a first read records: the table serves slots, and `resolve(_:for:)` of a pair in it

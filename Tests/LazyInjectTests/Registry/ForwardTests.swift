@@ -217,3 +217,32 @@ struct ForwardTests {
     #expect(screens.value.allSatisfy { $0.tracker === first && $0.reporter === first })
   }
 }
+
+/// A singleton read both through a forward and under its own type, by one container class.
+private protocol Engine: AnyObject, Sendable {}
+private final class V8: Engine {}
+private final class Garage: @unchecked Sendable {  // `@Lazy` guards its own slots.
+  @Lazy var engine: any Engine
+  @Lazy var v8: V8
+}
+
+#if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+  struct ForwardFastPathTests {
+    // The fast path's table is the shared registry's, filled by first reads: a fresh process.
+    @Test func aForwardsFirstReadLeavesTheTargetsFastPathToTheTargetsOwnRule() async {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        let registry = InitializerRegistry.shared
+        registry.register(V8.self, scope: .singleton) { _ in V8() }
+        registry.forward((any Engine).self, to: V8.self)
+        let engine = Garage().engine  // The forward resolves V8 for a Garage, with no slot of V8.
+        let garage = Garage()
+        let first = garage.v8  // A first read of (V8, Garage): the table may serve it.
+        let again = garage.v8  // A hot read of what the slot kept.
+        require(first === engine && again === engine, "another V8 than the singleton")
+        let rule = garage.$v8.rule.map { "\($0)" } ?? "none"
+        require(!rule.contains("forward"), "V8's property names the forward's rule: \(rule)")
+      }
+    }
+  }
+#endif
