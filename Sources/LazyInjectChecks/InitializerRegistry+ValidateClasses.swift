@@ -124,7 +124,7 @@ extension InitializerRegistry {
     let excludedClasses = Set(excluded.map(ObjectIdentifier.init))
     return try validate(
       scan.classes.filter { !excludedClasses.contains(ObjectIdentifier($0)) },
-      in: (scan, moduleName))
+      in: scan)
   }
 
   /// The classes of the module named `moduleName`.
@@ -149,9 +149,9 @@ extension InitializerRegistry {
         + " replaced by underscores), one whose code is linked into this process.")
   }
 
-  /// Checks `classes`: named by the caller, or with `scan`, the classes the scan of `module`
-  /// found, less those excluded.
-  private func validate(_ classes: [AnyClass], in scan: (ModuleScan, module: String)?) throws
+  /// Checks `classes`: named by the caller, or with `scan`, the classes a module's scan found,
+  /// less those excluded.
+  private func validate(_ classes: [AnyClass], in scan: ModuleScan?) throws
     -> ValidationReport
   {
     var problems: [PropertyCheck] = []
@@ -186,10 +186,10 @@ extension InitializerRegistry {
         return "\(typeName(containerClass)).\(check.field.displayName)"
       }
     }
-    let withoutMetadata = scan?.0.classesWithoutMetadata ?? []
+    let withoutMetadata = scan?.classesWithoutMetadata ?? []
     let report = ValidationReport(
       checkedClasses: classes.map(typeName), checkedPropertyCount: propertyCount,
-      skippedGenericClasses: scan?.0.genericClasses ?? [], asyncProperties: async,
+      skippedGenericClasses: scan?.genericClasses ?? [], asyncProperties: async,
       requiredProperties: required)
     var messages: [String] = []
     if !problems.isEmpty {
@@ -203,20 +203,20 @@ extension InitializerRegistry {
         Self.unresolvable(title, problems, searchedLayers: Self.layerCount(of: registries))
           .description)
     }
-    if let (scan, module) = scan,
+    if let scan,
       let unusable = unusableRules(
-        judging: classes, among: scan.classes, module: module, registries: registries)
+        judging: classes, among: scan.classes, module: scan.module, registries: registries)
     {
       messages.append(unusable)
     }
-    if let (_, module) = scan,
+    if let scan,
       let unprovided = unprovidedRequirements(
-        requirements, checking: module, passedOn: ownRequirements, registries: registries)
+        requirements, checking: scan.module, passedOn: ownRequirements, registries: registries)
     {
       messages.append(unprovided)
     }
-    if let (_, module) = scan, self === Self.shared,
-      case let modules = linkedModulesNotInstalled(declaredIn: module), !modules.isEmpty
+    if let scan, self === Self.shared,
+      case let modules = linkedModulesNotInstalled(declaredIn: scan.module), !modules.isEmpty
     {
       messages.append(
         "LazyInject found linked modules that InitializerRegistry.shared did not install, so"
@@ -230,7 +230,7 @@ extension InitializerRegistry {
           + " (its type record has no metadata accessor, or the accessor returned none), so it"
           + " was not checked.\nFix: name it with validate(classes:).")
     }
-    if let (_, module) = scan, messages.isEmpty, propertyCount == 0 {
+    if let module = scan?.module, messages.isEmpty, propertyCount == 0 {
       let count = classes.count == 1 ? "1 class" : "\(classes.count) classes"
       messages.append(
         "LazyInject found no @Lazy or @WeakLazy property in the \(count) of the module \(module)"
@@ -282,12 +282,22 @@ extension InitializerRegistry {
     registries: [InitializerRegistry]
   ) -> String? {
     var lines: [String] = []
+    var scans: [String: ModuleScan] = [:]  // Each module's classes, read once.
     for requirement in requirements where requirement.module != module {
       let isPassedOn = passedOn.contains { $0.propertyType == requirement.propertyType }
       guard !isPassedOn else { continue }
+      let scan = scans[requirement.module] ?? ModuleScan(module: requirement.module)
+      scans[requirement.module] = scan
       var readers: [String] = []
-      for containerClass in ModuleScan(module: requirement.module).classes {
-        let fields = (try? LazyField.fields(of: containerClass)) ?? []
+      var unreadable: [String] = []
+      for containerClass in scan.classes {
+        let fields: [LazyField]
+        do {
+          fields = try LazyField.fields(of: containerClass)
+        } catch {
+          unreadable.append(typeName(containerClass))
+          continue
+        }
         for field in fields where field.valueType == requirement.propertyType {
           let check = check(field, in: containerClass, container: nil, registries: registries)
           if check.outcome.isProblem {
@@ -298,6 +308,11 @@ extension InitializerRegistry {
       if !readers.isEmpty {
         lines.append(
           "- \(requirement.description); nothing provides it to " + readers.joined(separator: ", "))
+      }
+      if !unreadable.isEmpty {
+        lines.append(
+          "- \(requirement.description); the properties of " + unreadable.joined(separator: ", ")
+            + " cannot be read (their reflection metadata was left out), so they were not checked")
       }
     }
     guard !lines.isEmpty else { return nil }

@@ -7,6 +7,8 @@ import _LazyInjectScan
 /// Linux is tested; Darwin reads the same records from each image's `__swift5_types` sections, as
 /// the runtime and Swift Testing's discovery do, and is not run by CI.
 internal struct ModuleScan {
+  /// The module's name, as `import` spells it.
+  let module: String
   /// The module's non-generic classes, by name: reports and graphs do not depend on the order
   /// of the records, which the compiler and linker choose.
   private(set) var classes: [AnyClass] = []
@@ -23,6 +25,7 @@ internal struct ModuleScan {
   private(set) var isSupported = true
 
   init(module: String) {
+    self.module = module
     let found = Found()
     isSupported =
       module.withCString { name in

@@ -35,7 +35,7 @@ extension InitializerRegistry {
 
     /// The properties that no rule serves and whose type the checked module requires from the
     /// program (``InitializerRegistry/require(_:fileID:line:)``), as
-    /// `"Feed.FeedScreen.analytics: any Core.AnalyticsClient"`: the app provides them, and its
+    /// `"Feed.FeedViewModel.analytics: any Core.AnalyticsClient"`: the app provides them, and its
     /// own check verifies it.
     ///
     /// Not a failure. Empty for `validate(classes:)`.

@@ -59,14 +59,16 @@ static size_t registry_count = 0, registry_images = 0;
 extern const char string_convertible[]
     __asm__(SYMBOL(__USER_LABEL_PREFIX__, "$ss23CustomStringConvertibleMp"));
 
-/// The descriptor of the one Swift protocol of the existential metadata `existential`, else NULL.
+/// The descriptor of the one Swift protocol of the existential metadata `existential`, with no
+/// superclass constraint, else NULL.
 static const void *protocol_of(const void *existential) {
   const uintptr_t *words = existential;
-  const uint32_t *counts = (const uint32_t *)(words + 1);  // Flags, then number of protocols.
-  if (words[0] != EXISTENTIAL_KIND || counts[1] != 1) {
+  // Flags and number of protocols, 32 bits each, then the protocols: on 32-bit targets too.
+  const uint32_t *counts = (const uint32_t *)(words + 1);
+  if (words[0] != EXISTENTIAL_KIND || counts[1] != 1 || (counts[0] & HAS_SUPERCLASS) != 0) {
     return NULL;
   }
-  uintptr_t reference = words[(counts[0] & HAS_SUPERCLASS) != 0 ? 3 : 2];
+  uintptr_t reference = *(const uintptr_t *)(counts + 2);
   return (reference & 1) != 0 ? NULL : (const void *)reference;  // Bit 0: Objective-C.
 }
 
@@ -193,6 +195,8 @@ int _lazyinject_conforms(const void *type, const void *protocol) {
   conformances *own = conformances_to(protocol);
   int answer = -1;
   if (own != NULL) {
+    // A type of no nominal descriptor (a tuple, a function) gets 0: no record names it, and the
+    // runtime's built-in conformances are the standard library's protocols', never LazyInject's.
     answer = own->objective_c ? -1 : lookup(own, swift_getTypeContextDescriptor(type));
     uintptr_t kind = *(const uintptr_t *)type;
     if (kind == CLASS_KIND || kind > LAST_ENUMERATED_KIND) {

@@ -27,7 +27,8 @@ const context_descriptor *_lazyinject_indirect_context(const void *slot) {
   return *indirect;
 }
 
-const context_descriptor *_lazyinject_parent(const context_descriptor *context) {
+/// A context's parent: NULL for a module, which has none.
+static const context_descriptor *parent_of(const context_descriptor *context) {
   // A relative indirectable pointer: with its low bit set, it points to a slot that holds the
   // parent (a parent in another image, as the compiler may emit for a type nested in an
   // extension of another module's type).
@@ -46,7 +47,7 @@ const context_descriptor *_lazyinject_module_of(const context_descriptor *type, 
   const context_descriptor *context = type;
   while (context != NULL && (context->flags & CONTEXT_KIND_MASK) != CONTEXT_KIND_MODULE) {
     *is_generic = *is_generic || (context->flags & CONTEXT_IS_GENERIC) != 0;
-    context = _lazyinject_parent(context);
+    context = parent_of(context);
   }
   return context;
 }
@@ -61,7 +62,7 @@ void _lazyinject_qualified_name(const context_descriptor *descriptor, char *buff
   size_t count = 0;
   for (const context_descriptor *context = descriptor;
        context != NULL && is_type(context) && count < sizeof(names) / sizeof(names[0]);
-       context = _lazyinject_parent(context)) {
+       context = parent_of(context)) {
     names[count++] = _lazyinject_relative(&context->name);
   }
   size_t length = 0;

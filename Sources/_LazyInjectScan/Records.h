@@ -30,9 +30,6 @@ enum {
   CONTEXT_IS_GENERIC = 0x80,
 };
 
-/// A context's parent: NULL for a module, which has none.
-const context_descriptor *_lazyinject_parent(const context_descriptor *context);
-
 /// The module that declares `type`, a type's descriptor, and whether `type` or a type it is
 /// nested in is generic; NULL if its chain of parents reaches no module (an unbound slot).
 const context_descriptor *_lazyinject_module_of(const context_descriptor *type, int *is_generic);

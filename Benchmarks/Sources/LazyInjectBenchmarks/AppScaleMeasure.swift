@@ -185,7 +185,7 @@ extension AppScaleBuild {
       }
     }
     func single(_ child: AppScaleChild, _ key: AppScaleKey) -> [String] {
-      values(child, key).map { $0.map { format(ns: $0) } ?? "none" }
+      values(child, key).map { value in value.map { format(ns: $0) } ?? "none" }
     }
     func launches(_ key: AppScaleKey) -> [String] {
       zip(values(.launch, key), values(.launchControl, key)).map { lazy, control in

@@ -281,10 +281,9 @@ import _LazyInjectShims
     } catch { _FirstRead.stop(error) }
   }
 
-  /// The first read: marks the slot in flight (unless `claimed`, already marked by this thread),
-  /// unless it holds a value, which it returns, or waits while another thread builds it;
-  /// resolves by asking the registry for a fast path, or with the layers of `box` (a retained
-  /// empty object box that was in the slot, or 0), and publishes.
+  /// The first read: claims the slot (`_claim`), unless it holds a value, which it returns, or
+  /// waits while another thread builds it; then resolves, with the layers of the empty object
+  /// box it took over from the slot if any, and publishes.
   ///
   /// The slot is read and written only with the object's slot lock held, as raw words: the
   /// marker is immortal, so it is stored without retaining it, and the value is stored with the

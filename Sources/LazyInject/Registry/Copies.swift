@@ -9,12 +9,15 @@ extension InitializerRegistry {
   /// `OverridingTestCase` takes it; without its prefix, which `.ci/run` looks for in the output.
   private static let copiesWarning = Protected<String?>(nil)
 
+  /// How many copies' images the warning names at most (`_lazyinject_copies` keeps four).
+  private static let copiesNamed = 4
+
   /// The paths of the images that hold a copy of LazyInject, in load order.
   ///
   /// Call after a conformance query has read the records.
   package static func imagesWithLazyInject() -> [String] {
-    var images = [UnsafePointer<CChar>?](repeating: nil, count: 4)
-    let count = _lazyinject_copies(&images, 4)
+    var images = [UnsafePointer<CChar>?](repeating: nil, count: copiesNamed)
+    let count = _lazyinject_copies(&images, copiesNamed)
     return images.prefix(count).map { String(cString: $0!) }
   }
 
@@ -22,8 +25,10 @@ extension InitializerRegistry {
   /// the testing helpers.
   package static func reportCopies(in images: [String]) {
     guard images.count > 1 else { return }
+    // The records list at most `copiesNamed` copies.
+    let count = images.count < copiesNamed ? "\(images.count)" : "at least \(images.count)"
     let warning = """
-      this process holds \(images.count) copies of LazyInject, each with its own `shared` (a \
+      this process holds \(count) copies of LazyInject, each with its own `shared` (a \
       test's mocks reach one only), in \(images.joined(separator: " and ")).
       Fix: link LazyInject once, from the app or one dynamic library that the others depend on.
       """

@@ -269,7 +269,7 @@ extension InitializerRegistry {
 
   /// Installs the program's linked modules, then those of its `AutomaticModuleInstallation`
   /// conformance, if any, into this registry (``shared``), on the main actor: called by
-  /// `withState` with no lock held, once this thread claimed the installation.
+  /// `withState` with no lock held, once this thread took the installation.
   private func installAutomaticModules() {
     watchConformances()
     var modules: [any InitializerModule] = []
@@ -306,8 +306,9 @@ extension InitializerRegistry {
   /// automatic modules.
   private static func mainActorDidNotRun(seconds: Int) -> String {
     """
-    LazyInject cannot use InitializerRegistry.shared on this thread yet: its automatic modules \
-    (AutomaticModuleInstallation) are installed on the main actor, and the main actor did not run \
+    LazyInject cannot use InitializerRegistry.shared on this thread yet: its first use installs \
+    the program's modules (LinkedModule types and AutomaticModuleInstallation's list, if it has \
+    any) on the main actor, and the main actor did not run \
     for \(seconds) s while this thread, which used the registry first and off the main actor, \
     waited for it. Either the main thread is blocked waiting for this thread (then neither would \
     ever go on), or the main actor is busy with long synchronous work.

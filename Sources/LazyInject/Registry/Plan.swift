@@ -157,7 +157,8 @@ package struct Plan {
   package var propertyRules: [AnyRegistration] = []
   /// Whether the container class conforms to `InjectionObserving`.
   var isObserved = false
-  /// The property type, if it is `DefaultInitializable`.
+  /// The property type, if it is `DefaultInitializable` and no type rule serves the pair (it is
+  /// asked only then).
   var defaultInitializable: (any DefaultInitializable.Type)?
   /// `T`, if the property type is `T?`.
   var wrappedType: Any.Type?
@@ -300,8 +301,9 @@ extension InitializerRegistry {
       }
       return decision
     }
-    // The plans of the registry searched last (the one asked): whether a type is
-    // `DefaultInitializable` does not depend on the registry, nor, there, its first rule.
+    // No registry searched has a type rule for the pair, so any plan's `defaultInitializable`
+    // says whether `init()` serves. Whether it is the pair's first rule is the asked registry's
+    // (`plans.first`).
     let own = plans.first?.plan ?? Plan()
     if let initializable = plans.lazy.compactMap(\.plan.defaultInitializable).first {
       decision.source = .defaultInitializer(initializable)

@@ -183,8 +183,8 @@ extension InitializerRegistry {
 
   /// Registers a main-actor initializer of `propertyType` for containers of class
   /// `containerType` and its subclasses, and a main-actor hook that runs once for each instance
-  /// the rule builds, with the instance and its sender: where a screen becomes its service's
-  /// delegate.
+  /// the rule builds, with the instance and its sender: where the hook may use the sender's
+  /// main-actor state.
   ///
   /// ```swift
   /// registry.registerOnMainActor(ProgressViewService.self, in: UsersViewController.self) {
@@ -195,8 +195,9 @@ extension InitializerRegistry {
   /// }
   /// ```
   ///
-  /// The hook runs as the hook of ``register(_:in:scope:fileID:line:_:afterBuild:)-1oofn`` does, on the
-  /// main actor. The rules of ``registerOnMainActor(_:in:scope:fileID:line:_:)`` apply otherwise.
+  /// The hook runs as the hook of ``register(_:in:scope:fileID:line:_:afterBuild:)-1oofn`` does,
+  /// on the main actor. The rules of ``registerOnMainActor(_:in:scope:fileID:line:_:)`` apply
+  /// otherwise.
   ///
   /// - Parameters:
   ///   - propertyType: The type of the `@Lazy` property.

@@ -9,12 +9,15 @@
 /// superclasses) conforms to the one protocol of the existential type `protocol` (the metadata
 /// of `(any P).self`), by the conformance records of the images loaded: 1 if it does, 0 if it
 /// does not, -1 if the records cannot say (a conditional conformance of the type, one of an
-/// Objective-C class, a protocol of another kind, or a platform with no records to read): the
-/// Swift runtime must be asked then.
+/// Objective-C class, a protocol of another kind or with a superclass constraint, or a platform
+/// with no records to read): the Swift runtime must be asked then. A type with no nominal
+/// descriptor (a tuple, a function) gets 0, which is right for LazyInject's protocols: the
+/// runtime builds in conformances only to the standard library's.
 ///
 /// The Swift runtime answers a type that does not conform by searching every record of every
-/// image, once per type and protocol; this reads each image's records once per protocol (for up
-/// to eight protocols; -1 for any other), then looks a type up by its descriptor.
+/// image, once per type and protocol; this reads each image's records once for every protocol
+/// asked about or watched so far (up to eight; -1 for any other), then looks a type up by its
+/// descriptor.
 int _lazyinject_conforms(const void *_Nonnull type, const void *_Nonnull protocol);
 
 /// Whether this platform keeps conformance records that these functions can read.

@@ -65,12 +65,25 @@ import Testing
     #expect(report.requiredProperties.isEmpty)
   }
 
-  @Test func moduleThatDeclaresTheSameRequirementPassesItOnToTheProgram() throws {
+  @Test func moduleThatDeclaresTheSameRequirementIsNotFailedOnIt() throws {
     let registry = registryWithThePackage()
     registry.require((any LinkedAnalytics).self, fileID: "LazyInjectAppFixtures/AppFixtures.swift")
     #expect(throws: Never.self) {
       try registry.validate(classesIn: "LazyInjectAppFixtures")
     }
+  }
+
+  @Test func requirementDeclaredInsideAnOverrideLayerIsKeptByTheRegistry() {
+    let registry = InitializerRegistry()
+    registry.withOverrides { _ in
+    } operation: {
+      registry.require(
+        (any LinkedAnalytics).self, fileID: "LazyInjectAppFixtures/AppFixtures.swift")
+    }
+    // Once the layer is gone, the registry still lists it.
+    let lines = registry.description.split(separator: "\n").filter { $0.contains(" requires ") }
+    #expect(lines.count == 1)
+    #expect(lines.first?.hasPrefix("LazyInjectAppFixtures requires") == true)
   }
 
   @Test func descriptionListsEachRequirementOnce() {

@@ -77,7 +77,8 @@ struct BuildHookTests {
     } afterBuild: { part, sender in
       hooked.mutate { $0.append(Hooked(part, sender)) }
     }
-    let (first, second) = (EngineScreen(), EngineScreen())
+    let first = EngineScreen()
+    let second = EngineScreen()
     let engine = try registry.resolve(Engine.self, for: first)
     #expect(try registry.resolve(Engine.self, for: second) === engine)  // Kept: no hook.
     let parts = [
@@ -89,8 +90,8 @@ struct BuildHookTests {
 
   @Test func hookOfAFirstReadReceivesTheInstanceAndItsContainerBeforeTheReadReturns() {
     let hooked = Locked<[Hooked]>([])
-    InitializerRegistry.shared.withOverrides {
-      $0.register(Engine.self, in: EngineScreen.self) { _ in
+    InitializerRegistry.shared.withOverrides { overrides in
+      overrides.register(Engine.self, in: EngineScreen.self) { _ in
         Engine()
       } afterBuild: { engine, screen in
         hooked.mutate { $0.append(Hooked(engine, screen)) }
@@ -134,13 +135,13 @@ struct BuildHookTests {
 
   @Test func forwardedPropertyRunsItsTargetsHookWithTheSameContainer() {
     let hooked = Locked<[Hooked]>([])
-    InitializerRegistry.shared.withOverrides {
-      $0.register(Engine.self, scope: .singleton) { _ in
+    InitializerRegistry.shared.withOverrides { overrides in
+      overrides.register(Engine.self, scope: .singleton) { _ in
         Engine()
       } afterBuild: { engine, sender in
         hooked.mutate { $0.append(Hooked(engine, sender)) }
       }
-      $0.forward((any Running).self, to: Engine.self)
+      overrides.forward((any Running).self, to: Engine.self)
     } operation: {
       let screen = EngineScreen()
       let running = screen.running
@@ -200,9 +201,9 @@ struct BuildHookTests {
   }
 
   @Test func hookClosesACycleByReadingAnotherPropertyOfItsContainer() {
-    InitializerRegistry.shared.withOverrides {
-      $0.register(Part.self, in: EngineScreen.self) { _ in Part() }
-      $0.register(Engine.self, in: EngineScreen.self) { _ in
+    InitializerRegistry.shared.withOverrides { overrides in
+      overrides.register(Part.self, in: EngineScreen.self) { _ in Part() }
+      overrides.register(Engine.self, in: EngineScreen.self) { _ in
         Engine()
       } afterBuild: { engine, screen in
         screen.part.engine.mutate { $0 = engine }
@@ -228,7 +229,7 @@ struct BuildHookTests {
     #expect(error.underlyingError is MigrationFailed)
   }
 
-  @Test func prepareRunsTheHookOfARuleWithNoSenderBeforeReadsFindTheInstance() async throws {
+  @Test func prepareRunsTheHookOfARuleWithNoSenderBeforeItReturns() async throws {
     let registry = InitializerRegistry()
     let hooks = Counter()
     registry.register(Store.self, scope: .singleton) {
@@ -248,8 +249,8 @@ struct BuildHookTests {
 
   @Test func loadReturnsOnceTheAsyncHookRan() async throws {
     let hooks = Counter()
-    try await InitializerRegistry.shared.withOverrides {
-      $0.register(Store.self) {
+    try await InitializerRegistry.shared.withOverrides { overrides in
+      overrides.register(Store.self) {
         await Task.yield()
         return Store()
       } afterBuild: { store in
@@ -420,8 +421,8 @@ private final class SenderLog: Sendable {
 struct AsyncSenderBuildHookTests {
   @Test func asyncHookOfARuleForAContainerGetsTheSenderAndRunsBeforeLoadReturns() async throws {
     let log = SenderLog()
-    try await InitializerRegistry.shared.withOverrides {
-      $0.register(Store.self, in: EngineScreen.self) { _ in
+    try await InitializerRegistry.shared.withOverrides { overrides in
+      overrides.register(Store.self, in: EngineScreen.self) { _ in
         await Task.yield()
         return Store()
       } afterBuild: { store, screen in
@@ -439,8 +440,8 @@ struct AsyncSenderBuildHookTests {
 
   @Test func asyncHookOfARootDefaultGetsTheSender() async throws {
     let log = SenderLog()
-    try await InitializerRegistry.shared.withOverrides {
-      $0.register(Store.self) { (_: AnyObject) in
+    try await InitializerRegistry.shared.withOverrides { overrides in
+      overrides.register(Store.self) { (_: AnyObject) in
         Store()
       } afterBuild: { store, sender in
         await Task.yield()
@@ -457,8 +458,8 @@ struct AsyncSenderBuildHookTests {
 struct PropertyRuleBuildHookTests {
   @Test func hookOfARuleForOnePropertyRunsOnceForEachInstanceWithTheSender() {
     let log = SenderLog()
-    InitializerRegistry.shared.withOverrides {
-      $0.register(\EngineScreen.$part) { _ in
+    InitializerRegistry.shared.withOverrides { overrides in
+      overrides.register(\EngineScreen.$part) { _ in
         Part()
       } afterBuild: { part, screen in
         log.entries.mutate { $0.append(Hooked(part, screen)) }
@@ -473,8 +474,8 @@ struct PropertyRuleBuildHookTests {
 
   @Test func asyncHookOfARuleForOnePropertyRunsBeforeLoadReturns() async throws {
     let log = SenderLog()
-    try await InitializerRegistry.shared.withOverrides {
-      $0.register(\EngineScreen.$store) { _ in
+    try await InitializerRegistry.shared.withOverrides { overrides in
+      overrides.register(\EngineScreen.$store) { _ in
         Store()
       } afterBuild: { store, screen in
         await Task.yield()
@@ -491,8 +492,8 @@ struct PropertyRuleBuildHookTests {
 
   @MainActor @Test func mainActorHookOfARuleForOnePropertyGetsTheSender() {
     let log = HookLog()
-    InitializerRegistry.shared.withOverrides {
-      $0.registerOnMainActor(\BadgeScreen.$badge) { _ in
+    InitializerRegistry.shared.withOverrides { overrides in
+      overrides.registerOnMainActor(\BadgeScreen.$badge) { _ in
         Badge()
       } afterBuild: { badge, screen in
         log.entries.append(Hooked(badge, screen))
