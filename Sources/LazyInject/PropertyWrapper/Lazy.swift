@@ -240,7 +240,7 @@ import _LazyInjectShims
     isObserved: Bool, marker: UInt
   ) -> Value {
     let registration = unsafeDowncast(
-      RawMemory.takeRetained(RawMemory.word(payload)), to: Registration<Value>.self)
+      RawMemory.takeRetained(RawMemory.word(payload)), to: Registration.self)
     let value = _make(container, slot: slot, with: registration)
     // Its pair's first rule, with no layer: an object is stored itself, with a +1 of its own.
     let word: UInt
@@ -268,14 +268,14 @@ import _LazyInjectShims
   /// the program stops.
   @inlinable @inline(__always)
   internal static func _make(
-    _ container: AnyObject, slot: _LazySlot, with registration: Registration<Value>
+    _ container: AnyObject, slot: _LazySlot, with registration: Registration
   ) -> Value {
     do {
       let frame = try ResolutionFrame.push(
         property: Value.self, for: container, slot: UnsafeRawPointer(slot.address))
       defer { ResolutionFrame.pop(frame) }
       SlotLock.assertNoLockHeld()
-      do { return try registration.make(container) } catch {
+      do { return try registration.makeOnStack(container, as: Value.self) } catch {
         throw InitializerRegistry.failure(error, of: registration)
       }
     } catch { _FirstRead.stop(error) }

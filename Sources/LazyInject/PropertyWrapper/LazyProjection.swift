@@ -101,9 +101,10 @@ extension InitializerRegistry {
     fileID: StaticString = #fileID, line: UInt = #line,
     _ initializer: @escaping @Sendable (Container) throws -> Property
   ) {
-    add(Property.self, property: .init(property), scope: scope, fileID: fileID, line: line) {
-      try initializer(unsafeDowncast($0, to: Container.self))
-    }
+    let build = Registration.build { try initializer(unsafeDowncast($0, to: Container.self)) }
+    add(
+      Property.self, property: .init(property), scope: scope, fileID: fileID, line: line,
+      build: build)
   }
 
   /// Registers an initializer that awaits for one `@Lazy` property, named by the key path to its
@@ -158,7 +159,7 @@ extension InitializerRegistry {
   ) {
     add(
       Property.self, property: .init(property), scope: scope, fileID: fileID, line: line,
-      isMainActor: true, make: onMainActor(initializer))
+      isMainActor: true, build: Registration.build(with: onMainActor(initializer)))
   }
 
   /// Unavailable: an initializer that awaits is registered with `register`, for a main-actor

@@ -10,26 +10,44 @@ import _LazyInjectShims
 ///
 /// A value type, part of its registry's `State`.
 package struct RuleTable {
-  /// The rules by property type, then by what each is for: its container class (nil: the root
-  /// default), or for a rule for one property, its key path (whose equality includes its root).
-  private var rules: [ObjectIdentifier: [Key: AnyRegistration]] = [:]
-
-  /// Each pair's plan, emptied on every change so that no resolution sees a stale rule.
-  private var plans: [Pair: Plan] = [:]
-
-  /// The rule that first served each pair with no property rule.
+  /// The rules by property type, one for each thing a rule is for (`Key`).
   ///
-  /// Values it builds are stored without a box, and `$property.rule` finds their rule here.
-  /// Never emptied: such a value outlives the plan that built it. The rule's description is
-  /// kept, not the registration, so a removed registration's initializer and instance still go.
-  private var firstRules: [Pair: ValueOrigin] = [:]
+  /// An array for each type, searched in order: a type has a few rules, and an array needs
+  /// neither hashing nor a dictionary of its own for each type registered.
+  private var rules: [ObjectIdentifier: [AnyRegistration]] = [:]
 
-  /// What a rule is for: a container class (nil: the root default), or one property.
-  enum Key: Hashable {
+  /// What the table knows of each pair read: its plan and its first rule.
+  ///
+  /// One entry for both, so that a new pair costs one lookup of its key.
+  private var pairs: [Pair: PairEntry] = [:]
+
+  private struct PairEntry {
+    /// The pair's plan, forgotten on every change so that no resolution sees a stale rule.
+    var plan: Plan?
+    /// The rule that first served the pair with no property rule.
+    ///
+    /// Values it builds are stored without a box, and `$property.rule` finds their rule here.
+    /// Never forgotten: such a value outlives the plan that built it. The rule's description is
+    /// kept, not the registration, so a removed registration's initializer and instance still
+    /// go.
+    var firstRule: ValueOrigin?
+  }
+
+  /// What a rule is for: a container class (nil: the root default), or one property, by its key
+  /// path (whose equality includes its root).
+  enum Key: Equatable {
     case container(ObjectIdentifier?)
     case property(AnyKeyPath)
 
     init(_ container: AnyClass?) { self = .container(container.map(ObjectIdentifier.init)) }
+
+    init(of registration: AnyRegistration) {
+      if let property = registration.source.property {
+        self = .property(property.keyPath)
+      } else {
+        self.init(registration.containerType)
+      }
+    }
   }
 
   /// A (property type, container class) pair.
@@ -46,36 +64,69 @@ package struct RuleTable {
 
   /// Adds `registration`; returns the one it replaces (for the same container class or key path).
   mutating func insert(_ registration: AnyRegistration) -> AnyRegistration? {
-    plans = [:]
-    let key = registration.source.property.map { Key.property($0.keyPath) }
-    return rules[ObjectIdentifier(registration.propertyType), default: [:]].updateValue(
-      registration, forKey: key ?? Key(registration.containerType))
+    forgetPlans()
+    let key = Key(of: registration)
+    let type = ObjectIdentifier(registration.propertyType)
+    guard let index = rules[type]?.firstIndex(where: { Key(of: $0) == key }) else {
+      rules[type, default: []].append(registration)
+      return nil
+    }
+    let replaced = rules[type]![index]
+    rules[type]![index] = registration
+    return replaced
   }
 
   /// Removes the rule for `property` with `key` (see `insert`); returns it, for the caller to
   /// release once it has unlocked: a singleton's deinit may resolve from the registry.
   mutating func remove(property: Any.Type, key: Key) -> [AnyRegistration] {
-    plans = [:]
-    return rules[ObjectIdentifier(property)]?.removeValue(forKey: key).map { [$0] } ?? []
+    forgetPlans()
+    let type = ObjectIdentifier(property)
+    guard let index = rules[type]?.firstIndex(where: { Key(of: $0) == key }) else {
+      return []
+    }
+    return [rules[type]!.remove(at: index)]
+  }
+
+  /// The rule among `own`, a type's, for `key`.
+  private static func rule(for key: Key, in own: [AnyRegistration]) -> AnyRegistration? {
+    own.first { Key(of: $0) == key }
   }
 
   /// Removes every rule, property rules included.
   mutating func removeAll() -> [AnyRegistration] {
     let removed = allRegistrations
     rules = [:]
-    plans = [:]
+    forgetPlans()
     return removed
+  }
+
+  /// Forgets every pair's plan, which may name a rule that changed; keeps the first rules.
+  private mutating func forgetPlans() {
+    for index in pairs.indices {
+      pairs.values[index].plan = nil
+    }
   }
 
   /// The plan of `property` in `containerClass`, cached until the rules change.
   package mutating func plan(for property: Any.Type, in containerClass: AnyClass) -> Plan {
     let pair = Pair(property, in: containerClass)
-    if let cached = plans[pair] {
+    // One lookup: a pair read before has its entry, a new pair gets one.
+    return Self.plan(
+      of: property, in: containerClass, rules: rules, entry: &pairs[pair, default: PairEntry()])
+  }
+
+  /// The plan in `entry`, the pair's, made from `rules` if it has none.
+  private static func plan(
+    of property: Any.Type, in containerClass: AnyClass,
+    rules: [ObjectIdentifier: [AnyRegistration]], entry: inout PairEntry
+  ) -> Plan {
+    if let cached = entry.plan {
       return cached
     }
     let classes = ancestry(of: containerClass)
-    let own = rules[pair.type] ?? [:]
-    let typeRule = classes.lazy.compactMap { own[Key($0)] }.first ?? own[Key(nil)]
+    let own = rules[ObjectIdentifier(property)] ?? []
+    let classRule = classes.lazy.compactMap { rule(for: Key($0), in: own) }.first
+    let typeRule = classRule ?? rule(for: Key(nil), in: own)
     let isObserved = conforms(containerClass, to: (any InjectionObserving).self) {
       containerClass is any InjectionObserving.Type
     }
@@ -85,7 +136,7 @@ package struct RuleTable {
       defaultInitializable = property as? any DefaultInitializable.Type
     }
     var plan = Plan(
-      typeRule: typeRule, propertyRules: Self.propertyRules(in: own, for: classes),
+      typeRule: typeRule, propertyRules: propertyRules(in: own, for: classes),
       isObserved: isObserved, defaultInitializable: defaultInitializable,
       wrappedType: wrappedType(of: property))
     // The first rule to serve the pair with no property stays its first rule, for good.
@@ -96,11 +147,11 @@ package struct RuleTable {
       serving = .defaultInitializer(property)
     }
     if let serving {
-      let first = firstRules[pair, default: serving]
-      firstRules[pair] = first
+      let first = entry.firstRule ?? serving
+      entry.firstRule = first
       plan.isFirstRule = first.source === serving.source
     }
-    plans[pair] = plan
+    entry.plan = plan
     return plan
   }
 
@@ -108,7 +159,7 @@ package struct RuleTable {
   /// container class, then its superclasses): the nearest root first, and those of one root by
   /// registration site, so that the order is the same in every run.
   private static func propertyRules(
-    in own: [Key: AnyRegistration], for classes: [AnyClass]
+    in own: [AnyRegistration], for classes: [AnyClass]
   ) -> [AnyRegistration] {
     struct Ranked {
       let rule: AnyRegistration
@@ -118,7 +169,7 @@ package struct RuleTable {
       let line: UInt
     }
     var ranked: [Ranked] = []
-    for rule in own.values {
+    for rule in own {
       guard let target = rule.source.property,
         let distance = classes.firstIndex(where: { $0 == target.rootClass })
       else { continue }
@@ -138,13 +189,13 @@ package struct RuleTable {
     return ranked.map(\.rule)
   }
 
-  /// The first rule of `property` in `containerClass`, if one served it (see `firstRules`).
+  /// The first rule of `property` in `containerClass`, if one served it (see `PairEntry`).
   func firstRule(of property: Any.Type, in containerClass: AnyClass) -> ValueOrigin? {
-    firstRules[Pair(property, in: containerClass)]
+    pairs[Pair(property, in: containerClass)]?.firstRule
   }
 
   /// Every registration, property rules included, in no particular order.
-  var allRegistrations: [AnyRegistration] { rules.values.flatMap(\.values) }
+  var allRegistrations: [AnyRegistration] { rules.values.flatMap { $0 } }
 }
 
 /// What one registry's rules say for a (property type, container class) pair: the decision's
@@ -225,7 +276,7 @@ extension InitializerRegistry {
     package var undecided: [AnyRegistration] = []
     /// Rules for one property of the type that name other properties of the class.
     package var otherProperties: [AnyRegistration] = []
-    /// Whether the source is the pair's first rule in the registry (see `RuleTable.firstRules`).
+    /// Whether the source is the pair's first rule in the registry (see `RuleTable.PairEntry`).
     var isFirstRule = false
     /// Whether the container class conforms to `InjectionObserving`.
     var isObserved = false

@@ -9,7 +9,7 @@
 /// `@unchecked Sendable`: the offsets are guarded by their locks (`Protected`); the key path is an
 /// immutable object, applied from any thread only to make a projection, which reads no state of
 /// the object.
-package final class PropertyTarget: @unchecked Sendable {
+@usableFromInline package final class PropertyTarget: @unchecked Sendable {
   /// The key path's root class.
   let rootClass: AnyClass
   /// The key path, whose equality (root type included) tells one property rule from another.

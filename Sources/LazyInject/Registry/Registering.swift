@@ -32,14 +32,16 @@ extension InitializerRegistry {
   ///   - fileID: The registration site, shown in diagnostics.
   ///   - line: The registration site, shown in diagnostics.
   ///   - initializer: Builds the value; receives the object whose property is being resolved.
+  @inlinable
   public func register<Property, Container: AnyObject>(
     _ propertyType: Property.Type, in containerType: Container.Type, scope: Scope = .unique,
     fileID: StaticString = #fileID, line: UInt = #line,
     _ initializer: @escaping @Sendable (Container) throws -> Property
   ) {
-    add(propertyType, container: containerType, scope: scope, fileID: fileID, line: line) {
-      try initializer(unsafeDowncast($0, to: Container.self))
-    }
+    let build = Registration.build { try initializer(unsafeDowncast($0, to: Container.self)) }
+    add(
+      propertyType, container: containerType, scope: scope, fileID: fileID, line: line,
+      build: build)
   }
 
   /// Registers the root default for `propertyType`: how to build it for any container that has
@@ -60,10 +62,14 @@ extension InitializerRegistry {
   ///   - fileID: The registration site, shown in diagnostics.
   ///   - line: The registration site, shown in diagnostics.
   ///   - initializer: Builds the value; receives the object whose property is being resolved.
+  @inlinable
   public func register<Property>(
     _ propertyType: Property.Type, scope: Scope = .unique, fileID: StaticString = #fileID,
     line: UInt = #line, _ initializer: @escaping @Sendable (AnyObject) throws -> Property
-  ) { add(propertyType, scope: scope, fileID: fileID, line: line, make: initializer) }
+  ) {
+    let build = Registration.build(with: initializer)
+    add(propertyType, container: nil, scope: scope, fileID: fileID, line: line, build: build)
+  }
 
   /// Removes the registration of `propertyType` for exactly `containerType`.
   ///
@@ -120,16 +126,17 @@ extension InitializerRegistry {
 
   /// Adds a synchronous registration to the last of `changeTargets`: of `propertyType` for
   /// `container` (nil: the root default), or for one property (`property`, whose root class is
-  /// the container).
-  internal func add<Property>(
-    _ propertyType: Property.Type, container: AnyClass? = nil, property: PropertyTarget? = nil,
+  /// the container). `build` is `Registration.build(with:)` of the initializer.
+  @usableFromInline
+  internal func add(
+    _ propertyType: Any.Type, container: AnyClass? = nil, property: PropertyTarget? = nil,
     scope: Scope, fileID: StaticString, line: UInt, isMainActor: Bool = false,
-    make: @escaping @Sendable (AnyObject) throws -> Property
+    build: @escaping Registration.Build
   ) {
     add(
       propertyType, container: container, property: property, scope: scope, fileID: fileID,
       line: line, isMainActor: isMainActor
-    ) { Registration(source: $0, make: make) }
+    ) { Registration(source: $0, build: build) }
   }
 
   /// Adds the registration `make` makes of its source, a synchronous or an async one; without
@@ -198,7 +205,7 @@ extension InitializerRegistry {
   ) {
     add(
       propertyType, container: containerType, scope: scope, fileID: fileID, line: line,
-      isMainActor: true, make: onMainActor(initializer))
+      isMainActor: true, build: Registration.build(with: onMainActor(initializer)))
   }
 
   /// Registers the main-actor root default for `propertyType`: how to build it, on the main
@@ -223,7 +230,7 @@ extension InitializerRegistry {
   ) {
     add(
       propertyType, scope: scope, fileID: fileID, line: line, isMainActor: true,
-      make: onMainActor(initializer))
+      build: Registration.build(with: onMainActor(initializer)))
   }
 
   /// Unavailable: an initializer that awaits is registered with `register`, for a main-actor

@@ -195,10 +195,12 @@ extension InitializerRegistry {
     let start = Recorder.start
     defer { Recorder.note(built: .registration(registration.source), since: start) }
     do {
+      // A forward or an async rule never comes here: only a `Registration` builds.
+      let typed = unsafeDowncast(registration, to: Registration.self)
       guard registration.propertyType == property else {
-        return try registration.makeAny(container) as! Property
+        return try typed.makeAny(container) as! Property
       }
-      return try unsafeDowncast(registration, to: Registration<Property>.self).make(container)
+      return try typed.make(container, as: Property.self)
     } catch {
       throw failure(error, of: registration)
     }
@@ -244,7 +246,7 @@ extension InitializerRegistry {
     /// What produced the value.
     var origin: ValueOrigin?
     /// Whether the rule that produced the value is its pair's first rule, with no layer (see
-    /// `RuleTable.firstRules`): a `@Lazy` property then stores an object value without a box.
+    /// `RuleTable.PairEntry`): a `@Lazy` property then stores an object value without a box.
     @usableFromInline var isFirstRule = false
     /// Whether the container conforms to `InjectionObserving`.
     @usableFromInline var isObserved = false
