@@ -255,8 +255,12 @@ internal final class SharedBuild: Sendable {
 extension InitializerRegistry {
   /// The registries a resolution from this registry searches on the calling task, in order: the
   /// override layers in force (see `OverrideStack.searchOrder(over:)`), then the registry.
-  package var searchedRegistries: [InitializerRegistry] {
-    (OverrideScope.current?.searchOrder(over: self) ?? []) + [self]
+  package var searchedRegistries: [InitializerRegistry] { searched(under: OverrideScope.current) }
+
+  /// The registries a resolution from this registry searches under `stack`, the task's override
+  /// layers: those in force, then the registry. With no layer, one array and no concatenation.
+  func searched(under stack: OverrideStack?) -> [InitializerRegistry] {
+    stack.map { $0.searchOrder(over: self) + [self] } ?? [self]
   }
 
   /// How many override layers `registries`, a registry's search order, belong to: a layer's two

@@ -120,7 +120,7 @@ extension InitializerRegistry {
     registry asked: InitializerRegistry, decided: Decision?, outcome: inout Outcome
   ) throws -> Served {
     let stack = _lazyinject_overrides_used() == 0 ? nil : OverrideScope.current
-    let registries = (stack?.searchOrder(over: asked) ?? []) + [asked]
+    let registries = asked.searched(under: stack)
     let containerClass: AnyClass = type(of: container)
     let identity: PropertyIdentity
     if let slot = frame.pointee.slot {
