@@ -10,11 +10,12 @@ import _LazyInjectShims
 ///
 /// A value type, part of its registry's `State`.
 package struct RuleTable {
-  /// The rules by property type, one for each thing a rule is for (`Key`).
+  /// The rules by property type (a `Pair` with no container class), one for each thing a rule
+  /// is for (`Key`).
   ///
   /// An array for each type, searched in order: a type has a few rules, and an array needs
   /// neither hashing nor a dictionary of its own for each type registered.
-  private var rules: [TypeKey: [AnyRegistration]] = [:]
+  private var rules: [Pair: [AnyRegistration]] = [:]
 
   /// What the table knows of each pair read: its plan and its first rule.
   ///
@@ -50,41 +51,44 @@ package struct RuleTable {
     }
   }
 
-  /// A (property type, container class) pair.
+  /// A (property type, container class) pair, the key of `pairs`; or a property type alone, the
+  /// key of `rules`.
+  ///
+  /// One type for both keys: a dictionary's first instantiation for a key type searches every
+  /// conformance record of the process for its `Hashable` conformance (70 to 100 µs at 20,000
+  /// records, measured).
   struct Pair: Hashable {
     /// The property type.
     let type: ObjectIdentifier
-    let container: ObjectIdentifier
+    let container: ObjectIdentifier?
 
-    init(_ property: Any.Type, in containerClass: AnyClass) {
+    init(_ property: Any.Type, in containerClass: AnyClass? = nil) {
       type = ObjectIdentifier(property)
-      container = ObjectIdentifier(containerClass)
+      container = containerClass.map(ObjectIdentifier.init)
     }
 
-    func _rawHashValue(seed: Int) -> Int { hashOfAddresses(type, container, seed: seed) }
+    /// The fast path table's hash of the two addresses, with the dictionary's seed, instead of
+    /// the standard hasher's SipHash, which cost a new pair about 700 more of its 8,100
+    /// instructions (measured), its table's growth included. Type metadata addresses are no
+    /// input an attacker chooses: no hash flooding to fear.
+    func _rawHashValue(seed: Int) -> Int {
+      let seeded = UInt64(UInt(bitPattern: type)) ^ UInt64(UInt(bitPattern: seed))
+      let other = container.map { UInt64(UInt(bitPattern: $0)) } ?? 0
+      return Int(truncatingIfNeeded: _lazyinject_hash_words(seeded, other))
+    }
   }
-
-  /// A property type, the key of `rules`.
-  struct TypeKey: Hashable {
-    let type: ObjectIdentifier
-
-    init(_ property: Any.Type) { type = ObjectIdentifier(property) }
-
-    func _rawHashValue(seed: Int) -> Int { hashOfAddresses(type, nil, seed: seed) }
-  }
-
 
   /// Adds `registration`; returns the one it replaces (for the same container class or key path).
   mutating func insert(_ registration: AnyRegistration) -> AnyRegistration? {
     forgetPlans()
     let key = Key(of: registration)
-    let type = TypeKey(registration.propertyType)
-    guard let index = rules[type]?.firstIndex(where: { Key(of: $0) == key }) else {
-      rules[type, default: []].append(registration)
+    let ofType = Pair(registration.propertyType)
+    guard let index = rules[ofType]?.firstIndex(where: { Key(of: $0) == key }) else {
+      rules[ofType, default: []].append(registration)
       return nil
     }
-    let replaced = rules[type]![index]
-    rules[type]![index] = registration
+    let replaced = rules[ofType]![index]
+    rules[ofType]![index] = registration
     return replaced
   }
 
@@ -92,11 +96,11 @@ package struct RuleTable {
   /// release once it has unlocked: a singleton's deinit may resolve from the registry.
   mutating func remove(property: Any.Type, key: Key) -> [AnyRegistration] {
     forgetPlans()
-    let type = TypeKey(property)
-    guard let index = rules[type]?.firstIndex(where: { Key(of: $0) == key }) else {
+    let ofType = Pair(property)
+    guard let index = rules[ofType]?.firstIndex(where: { Key(of: $0) == key }) else {
       return []
     }
-    return [rules[type]!.remove(at: index)]
+    return [rules[ofType]!.remove(at: index)]
   }
 
   /// The rule among `own`, a type's, for `key`.
@@ -130,13 +134,13 @@ package struct RuleTable {
   /// The plan in `entry`, the pair's, made from `rules` if it has none.
   private static func plan(
     of property: Any.Type, in containerClass: AnyClass,
-    rules: [TypeKey: [AnyRegistration]], entry: inout PairEntry
+    rules: [Pair: [AnyRegistration]], entry: inout PairEntry
   ) -> Plan {
     if let cached = entry.plan {
       return cached
     }
     let classes = ancestry(of: containerClass)
-    let own = rules[TypeKey(property)] ?? []
+    let own = rules[Pair(property)] ?? []
     let classRule = classes.lazy.compactMap { rule(for: Key($0), in: own) }.first
     let typeRule = classRule ?? rule(for: Key(nil), in: own)
     let isObserved = conforms(containerClass, to: (any InjectionObserving).self) {
@@ -446,16 +450,4 @@ extension InitializerRegistry {
     decision.builtType = wrapped.type
     return true
   }
-}
-
-/// The hash a dictionary takes of a `RuleTable` key: the fast path table's hash of its type
-/// metadata addresses, with the dictionary's seed, instead of the standard hasher's SipHash,
-/// which cost a new pair about 700 more of its 8,100 instructions (measured), its table's
-/// growth included. The addresses are no input an attacker chooses: no hash flooding to fear.
-private func hashOfAddresses(_ first: ObjectIdentifier, _ second: ObjectIdentifier?, seed: Int)
-  -> Int
-{
-  let seeded = UInt64(UInt(bitPattern: first)) ^ UInt64(UInt(bitPattern: seed))
-  let other = second.map { UInt64(UInt(bitPattern: $0)) } ?? 0
-  return Int(truncatingIfNeeded: _lazyinject_hash_words(seeded, other))
 }

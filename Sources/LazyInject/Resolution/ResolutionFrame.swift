@@ -64,7 +64,8 @@ import _LazyInjectShims
   /// property: the returned frame is the innermost until ``pop(_:)``.
   ///
   /// - Throws: A cycle error, starting nothing, if this thread is already resolving the same
-  ///   thing, is `maximumDepth` resolutions deep, or has nearly used up its stack.
+  ///   thing, is `maximumDepth` resolutions deep, or, inside another resolution, has nearly used
+  ///   up its stack.
   ///
   /// Inlined: the outermost resolution of a thread (the common first read) looks for no cycle,
   /// and makes no call. Nor does it look at the stack: a chain of resolutions uses it up only by
