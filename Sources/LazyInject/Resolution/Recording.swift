@@ -107,7 +107,10 @@ internal enum Recorder {
       isMainThread: isOnMainActor(), start: start, end: now)
     recording.withLock { recording in
       // The hook that ended this build ran after it started; an older one, before recording did.
-      if built != nil, let hook = recording?.afterBuild.removeValue(forKey: track), hook >= start {
+      // (Most rules have no hook: an empty table is not searched.)
+      if built != nil, recording?.afterBuild.isEmpty == false,
+        let hook = recording?.afterBuild.removeValue(forKey: track), hook >= start
+      {
         record.afterBuild = record.end - hook
       }
       recording?.records.append(record)

@@ -37,10 +37,13 @@ extension InitializerRegistry {
       /// Its index in ``Timeline/builds``.
       public let id: Int
       /// The rule that built it: its type and scope.
-      public let rule: Rule
+      ///
+      /// Named when read, as ``builtFor`` is: naming cost a recorded launch 24,000 instructions a
+      /// build, nine times the rest of its record (measured), and a timeline may never read it.
+      public var rule: Rule { origin.rule }
       /// What it was built for, as in `"UsersViewController.resourceLoader"`; the container's
       /// class alone for `resolve` and `load()`, `"prepare()"` for a build with no sender.
-      public let builtFor: String
+      public var builtFor: String { trigger == .prepare ? "prepare()" : step.container }
       /// How it was asked for.
       public let trigger: Trigger
       /// How it was asked for: renamed ``trigger``.
@@ -65,18 +68,24 @@ extension InitializerRegistry {
       /// }
       /// ```
       public let afterBuildNanoseconds: UInt64
+      /// What built it, named by ``rule``.
+      let origin: ValueOrigin
+      /// What it was built for, named by ``builtFor``.
+      let step: WaitGraph.Step
     }
 
     /// A wait for a shared instance or a property that another thread or task was building.
     public struct Wait: Sendable {
-      /// What the waiting reader needed, as in `"Api in Screen.api"`.
-      public let waitedFor: String
+      /// What the waiting reader needed, as in `"Api in Screen.api"`; named when read.
+      public var waitedFor: String { step.summary }
       /// The waiting thread, or task for an async build's wait.
       public let track: Track
       /// Since ``InitializerRegistry/startRecording()``.
       public let startNanoseconds: UInt64
       /// How long it waited.
       public let durationNanoseconds: UInt64
+      /// What it waited for, named by ``waitedFor``.
+      let step: WaitGraph.Step
     }
 
     /// A thread, or an async build's task: numbered from 1 in the order they first appear.
@@ -105,8 +114,10 @@ extension InitializerRegistry {
         }
         return first.end > second.end
       }
-      // Threads and tasks are numbered from 1 each, in the order they first appear.
-      var threads: [UnsafeRawPointer: Int] = [:]
+      // Threads and tasks are numbered from 1 each, in the order they first appear. Threads are
+      // few, and an array of them needs no dictionary of a type of its own (whose first use
+      // searches every conformance record for `UnsafeRawPointer: Hashable`).
+      var threads: [UnsafeRawPointer] = []
       var tasks: [Int: Int] = [:]
       var builds: [Build] = []
       var waits: [Wait] = []
@@ -114,8 +125,10 @@ extension InitializerRegistry {
         let track: Track
         switch record.track {
         case .thread(let identity):
-          let number = threads[identity] ?? threads.count + 1
-          threads[identity] = number
+          if !threads.contains(identity) {
+            threads.append(identity)
+          }
+          let number = threads.firstIndex(of: identity)! + 1
           track = record.isMainThread ? .mainThread : .thread(number)
         case .task(let hash):
           let number = tasks[hash] ?? tasks.count + 1
@@ -127,16 +140,15 @@ extension InitializerRegistry {
         guard let built = record.built else {
           waits.append(
             Wait(
-              waitedFor: record.step.summary, track: track, startNanoseconds: startNanoseconds,
-              durationNanoseconds: durationNanoseconds))
+              track: track, startNanoseconds: startNanoseconds,
+              durationNanoseconds: durationNanoseconds, step: record.step))
           continue
         }
-        let builtFor = record.trigger == .prepare ? "prepare()" : record.step.container
         builds.append(
           Build(
-            id: builds.count, rule: built.rule, builtFor: builtFor, trigger: record.trigger,
-            track: track, startNanoseconds: startNanoseconds,
-            durationNanoseconds: durationNanoseconds, afterBuildNanoseconds: record.afterBuild))
+            id: builds.count, trigger: record.trigger, track: track,
+            startNanoseconds: startNanoseconds, durationNanoseconds: durationNanoseconds,
+            afterBuildNanoseconds: record.afterBuild, origin: built, step: record.step))
       }
       self.builds = builds
       self.waits = waits

@@ -105,6 +105,23 @@ struct RecordingTests {
     #expect(api.rule.scope == .unique)
   }
 
+  /// Stopping a recording names nothing: a build is named when read, by what its record keeps,
+  /// which outlives its rule.
+  @Test func aBuildNamesItsRuleAndContainerWhenReadAfterItsRuleIsGone() throws {
+    let registry = InitializerRegistry()
+    registry.register(RecordedFeed.self, in: RecordedScreen.self) { _ in RecordedFeed() }
+    InitializerRegistry.startRecording()
+    _ = try registry.resolve(RecordedFeed.self, for: RecordedScreen())
+    let timeline = InitializerRegistry.stopRecording()
+    registry.unregisterAll()
+    let build = try #require(builds(timeline).first)
+    #expect(builds(timeline).count == 1)
+    #expect(build.rule.propertyTypeName == "LazyInjectTests.RecordedFeed")
+    #expect(build.rule.containerTypeName == "LazyInjectTests.RecordedScreen")
+    #expect(build.builtFor == "LazyInjectTests.RecordedScreen")
+    #expect(build.trigger == .resolve)
+  }
+
   @Test func resolveLoadAndPrepareAreRecordedAsTheirEntries() async throws {
     let registry = InitializerRegistry()
     registry.register(RecordedFeed.self, scope: .singleton) { () async in RecordedFeed() }
