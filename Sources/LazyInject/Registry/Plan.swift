@@ -81,9 +81,8 @@ package struct RuleTable {
   /// Adds `registration`; returns the one it replaces (for the same container class or key path).
   mutating func insert(_ registration: AnyRegistration) -> AnyRegistration? {
     forgetPlans()
-    let key = Key(of: registration)
     let ofType = Pair(registration.propertyType)
-    guard let index = rules[ofType]?.firstIndex(where: { Key(of: $0) == key }) else {
+    guard let index = index(of: Key(of: registration), in: rules[ofType] ?? []) else {
       rules[ofType, default: []].append(registration)
       return nil
     }
@@ -97,13 +96,16 @@ package struct RuleTable {
   mutating func remove(property: Any.Type, key: Key) -> [AnyRegistration] {
     forgetPlans()
     let ofType = Pair(property)
-    guard let index = rules[ofType]?.firstIndex(where: { Key(of: $0) == key }) else {
-      return []
-    }
+    guard let index = index(of: key, in: rules[ofType] ?? []) else { return [] }
     return [rules[ofType]!.remove(at: index)]
   }
 
-  /// The rule among `own`, a type's, for `key`.
+  /// Where the rule for `key` is among `own`, a type's rules.
+  private func index(of key: Key, in own: [AnyRegistration]) -> Int? {
+    own.firstIndex { Key(of: $0) == key }
+  }
+
+  /// The rule for `key` among `own`, a type's rules.
   private static func rule(for key: Key, in own: [AnyRegistration]) -> AnyRegistration? {
     own.first { Key(of: $0) == key }
   }
