@@ -257,8 +257,10 @@ extension InitializerRegistry {
   /// override layers in force (see `OverrideStack.searchOrder(over:)`), then the registry.
   package var searchedRegistries: [InitializerRegistry] { searched(under: OverrideScope.current) }
 
-  /// The registries a resolution from this registry searches under `stack`, the task's override
-  /// layers: those in force, then the registry. With no layer, one array and no concatenation.
+  /// The registries a resolution from this registry searches under `stack`, in order.
+  ///
+  /// The override layers of `stack` in force, then the registry; with no layer, one array and no
+  /// concatenation.
   func searched(under stack: OverrideStack?) -> [InitializerRegistry] {
     stack.map { $0.searchOrder(over: self) + [self] } ?? [self]
   }

@@ -67,10 +67,11 @@ package struct RuleTable {
       container = containerClass.map(ObjectIdentifier.init)
     }
 
-    /// The fast path table's hash of the two addresses, with the dictionary's seed, instead of
-    /// the standard hasher's SipHash, which cost a new pair about 700 more of its 8,100
-    /// instructions (measured), its table's growth included. Type metadata addresses are no
-    /// input an attacker chooses: no hash flooding to fear.
+    /// The fast path table's hash of the two addresses, with the dictionary's seed.
+    ///
+    /// The standard hasher's SipHash cost a new pair about 700 more of its 8,100 instructions
+    /// (measured), its table's growth included. Type metadata addresses are no input an attacker
+    /// chooses: no hash flooding to fear.
     func _rawHashValue(seed: Int) -> Int {
       let seeded = UInt64(UInt(bitPattern: type)) ^ UInt64(UInt(bitPattern: seed))
       let other = container.map { UInt64(UInt(bitPattern: $0)) } ?? 0

@@ -124,9 +124,11 @@ extension InitializerRegistry {
     return layer.map { [$0.registry, $0.inForce] } ?? [self]
   }
 
-  /// Adds a synchronous registration to the last of `changeTargets`: of `propertyType` for
-  /// `container` (nil: the root default), or for one property (`property`, whose root class is
-  /// the container). `build` is `Registration.build(with:)` of the initializer.
+  /// Adds a synchronous registration to the last of `changeTargets`.
+  ///
+  /// It is of `propertyType` for `container` (nil: the root default), or for one property
+  /// (`property`, whose root class is the container). `build` is `Registration.build(with:)` of
+  /// the initializer.
   @usableFromInline
   internal func add(
     _ propertyType: Any.Type, container: AnyClass? = nil, property: PropertyTarget? = nil,
