@@ -51,7 +51,8 @@ static size_t protocol_count = 0;
 /// The descriptors of the classes `LazyInject.InitializerRegistry` in the records of the first
 /// `registry_images` images: one per copy of LazyInject in the process. Guarded by `lock`.
 static const context_descriptor *registries[REGISTRY_CAPACITY];
-static size_t registry_count = 0, registry_images = 0;
+static size_t registry_count = 0;
+static size_t registry_images = 0;
 
 /// The Swift runtime's CustomStringConvertible, to which each copy's InitializerRegistry conforms.
 #define LABEL(name) #name

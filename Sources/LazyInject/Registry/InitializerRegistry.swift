@@ -108,7 +108,8 @@ extension InitializerRegistry: CustomStringConvertible {
   /// ``require(_:fileID:line:)``, as in `Feed requires Core.AnalyticsClient (module
   /// Feed.FeedInitializers, Feed/FeedInitializers.swift:9)`.
   public var description: String {
-    // Only references are copied under the lock; names are built and sorted after unlocking.
+    // Each of the three lists is read under the lock on its own, its references only; names are
+    // built and sorted after unlocking.
     let rules = registrations.map(\.rule)
     let linkedModules = self.linkedModules.installed
     let byType = Dictionary(grouping: rules, by: \.propertyTypeName)

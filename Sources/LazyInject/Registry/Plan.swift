@@ -83,7 +83,7 @@ package struct RuleTable {
   mutating func insert(_ registration: AnyRegistration) -> AnyRegistration? {
     forgetPlans()
     let ofType = Pair(registration.propertyType)
-    guard let index = index(of: Key(of: registration), in: rules[ofType] ?? []) else {
+    guard let index = Self.index(of: Key(of: registration), in: rules[ofType] ?? []) else {
       rules[ofType, default: []].append(registration)
       return nil
     }
@@ -97,18 +97,18 @@ package struct RuleTable {
   mutating func remove(property: Any.Type, key: Key) -> [AnyRegistration] {
     forgetPlans()
     let ofType = Pair(property)
-    guard let index = index(of: key, in: rules[ofType] ?? []) else { return [] }
+    guard let index = Self.index(of: key, in: rules[ofType] ?? []) else { return [] }
     return [rules[ofType]!.remove(at: index)]
   }
 
   /// Where the rule for `key` is among `own`, a type's rules.
-  private func index(of key: Key, in own: [AnyRegistration]) -> Int? {
+  private static func index(of key: Key, in own: [AnyRegistration]) -> Int? {
     own.firstIndex { Key(of: $0) == key }
   }
 
   /// The rule for `key` among `own`, a type's rules.
   private static func rule(for key: Key, in own: [AnyRegistration]) -> AnyRegistration? {
-    own.first { Key(of: $0) == key }
+    index(of: key, in: own).map { own[$0] }
   }
 
   /// Removes every rule, property rules included.
@@ -301,9 +301,10 @@ extension InitializerRegistry {
     var isObserved = false
     /// The tracer of the registry that served, or of the last searched (the one asked).
     var tracer: (@Sendable (ResolutionEvent) -> Void)?
-    /// The fast path table's version, when the decision is the shared registry's plan alone and
-    /// its `fastRule` (no layer ever made, nothing recording, no tracer, the automatic modules
-    /// installed): a first read may then record it for the pair (`FastPath`).
+    /// The fast path table's version, when the decision is for a slot, and is the shared
+    /// registry's plan alone and its `fastRule` (no layer ever made, nothing recording, no tracer,
+    /// the automatic modules installed): the first read may then record it for the pair
+    /// (`FastPath`).
     var fastPathVersion: UInt64?
     /// For a forward followed: what its target decides.
     package var forwarded: Forwarded?
@@ -337,10 +338,13 @@ extension InitializerRegistry {
     forwardChain: [Any.Type] = []
   ) -> Decision {
     var decision = Decision(builtType: property)
-    // Only the shared registry alone, where no layer was ever made and nothing records, may give
-    // a first read the fast path.
+    // Only a slot's first read (the table serves slots; a forward's target is decided with no
+    // property, and its handle is the forwarded type's), from the shared registry alone, where
+    // no layer was ever made and nothing records, may record its decision for the fast path.
+    let readsASlot = if case .object = identity { true } else { false }
     let mayRecordFastPath =
-      registries.count == 1 && registries[0] === Self.shared && _lazyinject_overrides_used() == 0
+      readsASlot && registries.count == 1 && registries[0] === Self.shared
+      && _lazyinject_overrides_used() == 0
     var plans: [TypePlan] = []
     for registry in registries {
       var fastPathVersion: UInt64?
@@ -372,8 +376,8 @@ extension InitializerRegistry {
       return decision
     }
     // No registry searched has a type rule for the pair, so any plan's `defaultInitializable`
-    // says whether `init()` serves. Whether it is the pair's first rule is the asked registry's
-    // (`plans.first`).
+    // says whether `init()` serves. Whether it is the pair's first rule is the property type's
+    // plan (`plans.first`) in the asked registry, the last searched, whose plans the loop left.
     let own = plans.first?.plan ?? Plan()
     if let initializable = plans.lazy.compactMap(\.plan.defaultInitializable).first {
       decision.source = .defaultInitializer(initializable)

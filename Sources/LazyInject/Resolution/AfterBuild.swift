@@ -23,9 +23,10 @@ extension InitializerRegistry {
   /// asked for it or any other thread: readers waiting for a shared instance wait for the hook
   /// too. It runs with no lock of LazyInject held, on every path that builds through the rule (a
   /// first read, ``resolve(_:for:)``, a forward to the type, `load()`, a build that spans a reset
-  /// of its scope), and never when the scope returns an instance it keeps. It may read `@Lazy` properties, as an initializer may;
-  /// reading the property whose build it completes is a cycle, reported as one. A hook that
-  /// throws fails the build, as the initializer's error does. The rules of
+  /// of its scope), and never when the scope returns an instance it keeps. It may read `@Lazy`
+  /// properties, as an initializer may; reading the property whose build it completes is a
+  /// cycle, reported as one. A hook that throws fails the build, as the initializer's error
+  /// does. The rules of
   /// ``register(_:in:scope:fileID:line:_:)-5dl4i`` apply otherwise.
   ///
   /// - Parameters:
@@ -107,7 +108,8 @@ extension InitializerRegistry {
     line: UInt = #line, _ initializer: @escaping @Sendable () async throws -> Property,
     afterBuild: @escaping @Sendable (Property) async throws -> Void
   ) {
-    addAsync(propertyType, takesContainer: false, scope: scope, fileID: fileID, line: line) { _ in
+    register(propertyType, scope: scope, fileID: fileID, line: line) {
+      () async throws -> Property in
       try await Self.hooked(try await initializer()) { try await afterBuild($0) }
     }
   }
@@ -231,8 +233,8 @@ extension InitializerRegistry {
   /// }
   /// ```
   ///
-  /// The hook runs as the hook of ``register(_:in:scope:fileID:line:_:afterBuild:)-1oofn`` does, on the
-  /// main actor.
+  /// The hook runs as the hook of ``register(_:in:scope:fileID:line:_:afterBuild:)-1oofn`` does,
+  /// on the main actor.
   ///
   /// - Parameters:
   ///   - propertyType: The type of the `@Lazy` property.

@@ -149,16 +149,11 @@ extension InitializerRegistry {
       if let target = registration.source.forwardTarget {
         source = .forward(registration, target: target)
       } else if registration.isShared || registration.source.isAsync {
-        // Only a slot's first read records the pair's kept instance: a forward's target is
-        // resolved with no slot, and its handle is the forwarded type's.
-        if frame.pointee.slot != nil {
-          outcome.fastPathVersion = decision.fastPathVersion
-        }
+        // The pair's kept instance is recorded once it is found or built.
+        outcome.fastPathVersion = decision.fastPathVersion
         source = .sharedInstance(registration, owner: owner)
       } else {
-        // Only a first read records: the table serves slots, and `resolve(_:for:)` of a pair in it
-        // would take the table's lock for nothing.
-        if let version = decision.fastPathVersion, frame.pointee.slot != nil {
+        if let version = decision.fastPathVersion {
           // Before the build: the reads its initializer makes of the same pair take the table.
           FastPath.record(
             registration, for: property, in: containerClass,

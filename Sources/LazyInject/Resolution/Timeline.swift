@@ -125,11 +125,11 @@ extension InitializerRegistry {
         let track: Track
         switch record.track {
         case .thread(let identity):
-          if !threads.contains(identity) {
+          let index = threads.firstIndex(of: identity) ?? threads.endIndex
+          if index == threads.endIndex {
             threads.append(identity)
           }
-          let number = threads.firstIndex(of: identity)! + 1
-          track = record.isMainThread ? .mainThread : .thread(number)
+          track = record.isMainThread ? .mainThread : .thread(index + 1)
         case .task(let hash):
           let number = tasks[hash] ?? tasks.count + 1
           tasks[hash] = number

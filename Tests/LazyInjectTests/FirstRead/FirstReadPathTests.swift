@@ -23,7 +23,7 @@ import Testing
   }
 
   // A new container class makes a new (property type, container class) pair: the fast path serves
-  // only a pair whose first rule serves it (see `RuleTable.firstRules`).
+  // only a pair whose first rule serves it (see `RuleTable.PairEntry`).
   private final class FirstPanel: Panel {}
   private final class SecondPanel: Panel {}
   private final class ThirdPanel: Panel {}

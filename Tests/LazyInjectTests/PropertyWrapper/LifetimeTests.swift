@@ -38,8 +38,8 @@ struct LifetimeTests {
   /// was served by it: the pair's cached plan is forgotten, its first rule kept as a description.
   @Test func replacedOrRemovedRuleOfAPairReadBeforeReleasesWhatItsInitializerCaptured() throws {
     let registry = InitializerRegistry()
-    let replacements = Locked(0)
-    registry.duplicateRegistrationHandler = { _ in replacements.withLock { $0 += 1 } }
+    let replacements = Counter()
+    registry.duplicateRegistrationHandler = { _ in replacements.increment() }
     var replaced: Captured? = Captured()
     weak let replacedCapture = replaced
     registry.register(Service.self, in: Screen.self) { [replaced] _ in
@@ -58,7 +58,7 @@ struct LifetimeTests {
     registry.register(Service.self, in: Screen.self) { _ in Service() }
     registry.unregister(Service.self)
 
-    #expect(replacements.withLock { $0 } == 1)
+    #expect(replacements.value == 1)
     #expect(replacedCapture == nil)
     #expect(removedCapture == nil)
   }

@@ -13,7 +13,7 @@ private final class Part: Sendable {
   init(_ name: String) { self.name = name }
 }
 
-/// Five words and two references: larger than the three words an `Any` holds inline.
+/// Six words, two of them references: larger than the three words an `Any` holds inline.
 private struct Report: Sendable {
   let title: String
   let part: Part
