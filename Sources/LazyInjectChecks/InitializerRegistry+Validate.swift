@@ -35,7 +35,7 @@ extension InitializerRegistry {
     let containerClass: AnyClass = type(of: container)
     let fields: [LazyField]
     do { fields = try LazyField.fields(of: containerClass) } catch {
-      throw ResolutionError(.cannotCheck, description: error.message(typeName(containerClass)))
+      throw ResolutionError(.cannotCheck, error.message(typeName(containerClass)))
     }
     var problems: [PropertyCheck] = []
     var registries = searchedRegistries
@@ -86,6 +86,6 @@ extension InitializerRegistry {
       "Fix: register an initializer for each, or make the type DefaultInitializable,"
       + " unless its line names another fix."
     let lines = [title] + problems.map { "  - " + $0.problem(searchedLayers: layers) } + [fix]
-    return ResolutionError(.unresolvableProperties, description: lines.joined(separator: "\n"))
+    return ResolutionError(.unresolvableProperties, lines.joined(separator: "\n"))
   }
 }

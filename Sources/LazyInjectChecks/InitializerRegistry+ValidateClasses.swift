@@ -116,7 +116,7 @@ extension InitializerRegistry {
     guard strangers.isEmpty else {
       throw ResolutionError(
         .cannotCheck,
-        description: "LazyInject cannot exclude " + strangers.map(typeName).joined(separator: ", ")
+        "LazyInject cannot exclude " + strangers.map(typeName).joined(separator: ", ")
           + ": not a non-generic class of the module \(moduleName), so excluding it has no"
           + " effect; nothing was checked.\nFix: remove it from excluding:, or validate the"
           + " module that declares it (a generic class's specializations are never scanned).")
@@ -135,8 +135,7 @@ extension InitializerRegistry {
     guard scan.isSupported else {
       throw ResolutionError(
         .cannotCheck,
-        description:
-          "LazyInject cannot list the classes of \(moduleName): this platform keeps no type records"
+        "LazyInject cannot list the classes of \(moduleName): this platform keeps no type records"
           + " it can read, so nothing was checked.\nFix: name the classes with"
           + " validate(classes:).")
     }
@@ -144,8 +143,7 @@ extension InitializerRegistry {
     let modules = ModuleScan.moduleNames
     throw ResolutionError(
       .cannotCheck,
-      description:
-        "LazyInject found no class in a module named \"\(moduleName)\", so nothing was checked.\n"
+      "LazyInject found no class in a module named \"\(moduleName)\", so nothing was checked.\n"
         + "Modules with classes in this process: \(modules.joined(separator: ", ")).\n"
         + "Fix: name the module as `import` does (a target's name, with spaces and dashes"
         + " replaced by underscores), one whose code is linked into this process.")
@@ -245,7 +243,7 @@ extension InitializerRegistry {
       }
       // Problems found, or only what could not be checked.
       let kind: ResolutionError.Kind = foundProblems ? .unresolvableProperties : .cannotCheck
-      throw ResolutionError(kind, description: messages.joined(separator: "\n"))
+      throw ResolutionError(kind, messages.joined(separator: "\n"))
     }
     return report
   }

@@ -62,7 +62,7 @@ public struct ResolutionError: Error, CustomStringConvertible {
   /// The error an initializer threw, for ``Kind/initializerFailed``.
   public let underlyingError: (any Error)?
 
-  package init(_ kind: Kind, description: String, underlyingError: (any Error)? = nil) {
+  package init(_ kind: Kind, _ description: String, underlyingError: (any Error)? = nil) {
     self.kind = kind
     self.description = description
     self.underlyingError = underlyingError
@@ -76,13 +76,13 @@ public struct ResolutionError: Error, CustomStringConvertible {
     let root = rule.containerTypeName ?? "?"
     return ResolutionError(
       .invalidPropertyKeyPath,
-      description: """
-        LazyInject cannot use the rule \(rule): its key path, rooted at \(root), leads to a @Lazy \
-        property of another object (a \(typeName(ownerClass))), not of the \
-        \(typeName(containerClass)) whose property is being resolved.
-        Fix: register the key path to a @Lazy property of \(root) itself, as \
-        \\\(root).$auditLog; for a property of the other object, root the key path at its class.
-        """)
+      """
+      LazyInject cannot use the rule \(rule): its key path, rooted at \(root), leads to a @Lazy \
+      property of another object (a \(typeName(ownerClass))), not of the \
+      \(typeName(containerClass)) whose property is being resolved.
+      Fix: register the key path to a @Lazy property of \(root) itself, as \
+      \\\(root).$auditLog; for a property of the other object, root the key path at its class.
+      """)
   }
 }
 
@@ -162,7 +162,7 @@ extension ResolutionError {
         "  registry.register(\\\(propertyPath[..<dot]).$\(propertyPath[dot...].dropFirst())) { sender in ... }"
       )
     }
-    return ResolutionError(.missingInitializer, description: lines.joined(separator: "\n"))
+    return ResolutionError(.missingInitializer, lines.joined(separator: "\n"))
   }
 
   static func dependencyCycle(
@@ -172,7 +172,7 @@ extension ResolutionError {
       "\nResolution went \(steps.count - 1) initializers deep (the limit is \(ResolutionFrame.maximumDepth), or less where the thread's stack is nearly used up), which only a cycle does."
     return ResolutionError(
       .dependencyCycle,
-      description: (acrossThreads
+      (acrossThreads
         ? "LazyInject found a dependency cycle across threads: each waits for a value another is building."
         : "LazyInject found a dependency cycle:") + "\n  " + steps.joined(separator: "\n  -> ")
         + (isDepthLimit ? limit : "")
@@ -183,13 +183,13 @@ extension ResolutionError {
   static func requiresMainActor(frame: ResolutionFrame) -> Self {
     return ResolutionError(
       .requiresMainActor,
-      description: """
-        LazyInject cannot build \(typeName(frame.property)) for \(frame.step.container) off the \
-        main actor: its initializer is registered with registerOnMainActor, so the property must \
-        be read on the main actor, even once an instance its scope keeps was built there.
-        Fix: read it from main-actor code (a @MainActor type or function), or register an \
-        initializer that runs anywhere with register(_:in:) (for a nonisolated type).
-        """)
+      """
+      LazyInject cannot build \(typeName(frame.property)) for \(frame.step.container) off the \
+      main actor: its initializer is registered with registerOnMainActor, so the property must \
+      be read on the main actor, even once an instance its scope keeps was built there.
+      Fix: read it from main-actor code (a @MainActor type or function), or register an \
+      initializer that runs anywhere with register(_:in:) (for a nonisolated type).
+      """)
   }
 
   /// The error of a synchronous resolution of `what` (`"T in C.property"`) that met the async
@@ -203,8 +203,7 @@ extension ResolutionError {
       ?? "load() is building it with an async initializer, which a synchronous read never waits for"
     return ResolutionError(
       .requiresLoad,
-      description:
-        "LazyInject cannot build \(what) synchronously: \(why).\nFix: prepare it at launch, and"
+      "LazyInject cannot build \(what) synchronously: \(why).\nFix: prepare it at launch, and"
         + " again after each reset of its scope, such as at login (`try"
         + " await InitializerRegistry.shared.prepare()`, for a rule with no sender whose scope"
         + " keeps its instance), or load the property from async code before reading it (`try"
@@ -214,19 +213,18 @@ extension ResolutionError {
   static func weakScopeRequiresClass(rule: InitializerRegistry.Rule, valueType: Any.Type) -> Self {
     ResolutionError(
       .weakScopeRequiresClass,
-      description: """
-        LazyInject cannot keep \(typeName(valueType)) weakly: it is not a class instance.
-        Registration: \(rule)
-        Fix: register it with scope .singleton or .unique, or build a class instance.
-        """)
+      """
+      LazyInject cannot keep \(typeName(valueType)) weakly: it is not a class instance.
+      Registration: \(rule)
+      Fix: register it with scope .singleton or .unique, or build a class instance.
+      """)
   }
 
   /// The error of `rule`'s initializer, which threw `error`, in the resolutions under way.
   static func initializerFailed(_ error: any Error, rule: InitializerRegistry.Rule) -> Self {
     let lines =
       ["LazyInject's initializer \(rule) threw: \(error)"] + neededBy(ResolutionFrame.chain)
-    return Self(
-      .initializerFailed, description: lines.joined(separator: "\n"), underlyingError: error)
+    return Self(.initializerFailed, lines.joined(separator: "\n"), underlyingError: error)
   }
 
   static func forwardTargetMismatch(
@@ -247,7 +245,7 @@ extension ResolutionError {
     lines.append(
       "Fix: make \(targetName) conform to \(forwardedName), or forward \(forwardedName) to a type that does."
     )
-    return ResolutionError(.forwardTargetMismatch, description: lines.joined(separator: "\n"))
+    return ResolutionError(.forwardTargetMismatch, lines.joined(separator: "\n"))
   }
 
   /// `"Needed by: A in X -> B in Y."` for a resolution nested in others.
