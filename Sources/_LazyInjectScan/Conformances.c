@@ -89,6 +89,18 @@ static bool is_conditional(const conformance_descriptor *descriptor) {
   return ((descriptor->flags >> 8) & 0xFF) != 0;
 }
 
+/// Notes `type`, which conforms to CustomStringConvertible in the image `image`, if it is a copy's
+/// `LazyInject.InitializerRegistry` in an image not read yet.
+static void note_registry(const context_descriptor *type, size_t image) {
+  int is_generic = 0;
+  const context_descriptor *module = _lazyinject_module_of(type, &is_generic);
+  if (module != NULL && image >= registry_images && registry_count < REGISTRY_CAPACITY &&
+      strcmp(_lazyinject_relative(&type->name), "InitializerRegistry") == 0 &&
+      strcmp(_lazyinject_relative(&module->name), "LazyInject") == 0) {
+    registries[registry_count++] = type;
+  }
+}
+
 /// Notes, for each protocol of `found` that has not read the image `image`, its conformances
 /// among the records in `[start, start + length)`: 32-bit relative pointers to conformance
 /// descriptors. One pass over an image's records serves every protocol.
@@ -104,14 +116,8 @@ static void note_conformances(const void *start, uintptr_t length, size_t image,
     const char *target = (const char *)&descriptor->protocol + (offset & ~3);
     const void *protocol =
         (offset & 1) != 0 ? (const void *)_lazyinject_indirect_context(target) : (const void *)target;
-    // A copy's `LazyInject.InitializerRegistry: CustomStringConvertible`, in an image not read yet.
-    int is_generic = 0;
-    const context_descriptor *type = protocol == string_convertible ? type_of(descriptor) : NULL;
-    const context_descriptor *module = _lazyinject_module_of(type, &is_generic);
-    if (module != NULL && image >= registry_images && registry_count < REGISTRY_CAPACITY &&
-        strcmp(_lazyinject_relative(&type->name), "InitializerRegistry") == 0 &&
-        strcmp(_lazyinject_relative(&module->name), "LazyInject") == 0) {
-      registries[registry_count++] = type;
+    if (protocol == string_convertible) {
+      note_registry(type_of(descriptor), image);
     }
     for (size_t entry = 0; entry < protocol_count; entry++) {
       conformances *own = &found[entry];

@@ -11,21 +11,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #endif
-#if __has_include(<ptrauth.h>)
-#include <ptrauth.h>
-#endif
-
-const void *_lazyinject_relative(const int32_t *field) { return (const char *)field + *field; }
-
-const context_descriptor *_lazyinject_indirect_context(const void *slot) {
-#if __has_feature(ptrauth_calls)
-  const context_descriptor *__ptrauth(ptrauth_key_process_independent_data, 1, 0xae86) const
-      *indirect = slot;
-#else
-  const context_descriptor *const *indirect = slot;
-#endif
-  return *indirect;
-}
 
 /// A context's parent: NULL for a module, which has none.
 static const context_descriptor *parent_of(const context_descriptor *context) {

@@ -260,10 +260,17 @@ extension InitializerRegistry {
   /// The registries a resolution from this registry searches under `stack`, in order.
   ///
   /// The override layers of `stack` in force, then the registry; with no layer, one array and no
-  /// concatenation.
+  /// concatenation, and for the shared registry, the same array every time (`sharedAlone`).
   func searched(under stack: OverrideStack?) -> [InitializerRegistry] {
-    stack.map { $0.searchOrder(over: self) + [self] } ?? [self]
+    if let stack {
+      return stack.searchOrder(over: self) + [self]
+    }
+    return self === Self.shared ? Self.sharedAlone : [self]
   }
+
+  /// The shared registry searched alone: what every first read with no layer searches, made once
+  /// rather than allocated for each new pair.
+  private static let sharedAlone = [shared]
 
   /// How many override layers `registries`, a registry's search order, belong to: a layer's two
   /// parts count once.

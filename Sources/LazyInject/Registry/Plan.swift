@@ -178,7 +178,7 @@ package struct RuleTable {
   /// container class, then its superclasses): the nearest root first, and those of one root by
   /// registration site, so that the order is the same in every run.
   private static func propertyRules(
-    in own: [AnyRegistration], for classes: [AnyClass]
+    in own: [AnyRegistration], for classes: UnfoldFirstSequence<AnyClass>
   ) -> [AnyRegistration] {
     struct Ranked {
       let rule: AnyRegistration
@@ -190,7 +190,7 @@ package struct RuleTable {
     var ranked: [Ranked] = []
     for rule in own {
       guard let target = rule.source.property,
-        let distance = classes.firstIndex(where: { $0 == target.rootClass })
+        let distance = classes.enumerated().first(where: { $0.element == target.rootClass })?.offset
       else { continue }
       ranked.append(
         Ranked(
@@ -345,7 +345,7 @@ extension InitializerRegistry {
     let mayRecordFastPath =
       readsASlot && registries.count == 1 && registries[0] === Self.shared
       && _lazyinject_overrides_used() == 0
-    var plans: [TypePlan] = []
+    var plans = TypePlans()
     for registry in registries {
       var fastPathVersion: UInt64?
       plans = registry.withState { state in
@@ -355,10 +355,10 @@ extension InitializerRegistry {
         }
         return Self.typePlans(of: property, in: containerClass, rules: &state.rules)
       }
-      decision.isObserved = plans[0].plan.isObserved
+      decision.isObserved = plans.own.isObserved
       guard Self.select(plans, for: identity, into: &decision) else { continue }
       decision.owner = registry
-      if let fastRule = plans[0].plan.fastRule, fastRule === decision.registration {
+      if let fastRule = plans.own.fastRule, fastRule === decision.registration {
         decision.fastPathVersion = fastPathVersion
       }
       guard followingForwards, let target = decision.registration?.source.forwardTarget else {
@@ -377,44 +377,60 @@ extension InitializerRegistry {
     }
     // No registry searched has a type rule for the pair, so any plan's `defaultInitializable`
     // says whether `init()` serves. Whether it is the pair's first rule is the property type's
-    // plan (`plans.first`) in the asked registry, the last searched, whose plans the loop left.
-    let own = plans.first?.plan ?? Plan()
-    if let initializable = plans.lazy.compactMap(\.plan.defaultInitializable).first {
+    // plan (`plans.own`) in the asked registry, the last searched, whose plans the loop left.
+    if let initializable = plans.defaultInitializable {
       decision.source = .defaultInitializer(initializable)
       decision.builtType = initializable
-      decision.isFirstRule = own.isFirstRule
+      decision.isFirstRule = plans.own.isFirstRule
     } else if !decision.undecided.isEmpty {
       decision.source = .undecided
-    } else if own.wrappedType != nil {
+    } else if plans.own.wrappedType != nil {
       decision.source = .absentOptional
     }
     return decision
   }
 
-  /// A type's plan in one registry: the property type's, or for `T?`, `T`'s.
+  /// A wrapped type's plan in one registry: for a `T?` property, `T`'s.
   private struct TypePlan {
     let type: Any.Type
     let plan: Plan
   }
 
-  /// The property type's plan in `rules`; for `T?` with no type rule, then `T`'s, and so on for
-  /// `T??`.
+  /// One registry's plans for a property type: its own, and for `T?` with no type rule, `T`'s,
+  /// and so on for `T??`.
+  private struct TypePlans {
+    /// The property type's plan.
+    var own = Plan()
+    /// The wrapped types' plans, outermost first, ending with the first that has a type rule:
+    /// empty unless the property type is an optional that no type rule serves, so that a read of
+    /// any other type allocates no array.
+    var wrapped: [TypePlan] = []
+
+    /// The first of the types whose `init()` may serve (see `Plan.defaultInitializable`).
+    var defaultInitializable: (any DefaultInitializable.Type)? {
+      own.defaultInitializable ?? wrapped.lazy.compactMap(\.plan.defaultInitializable).first
+    }
+  }
+
+  /// The property type's plans in `rules` (see `TypePlans`).
   private static func typePlans(
     of property: Any.Type, in containerClass: AnyClass, rules: inout RuleTable
-  ) -> [TypePlan] {
-    var plans = [TypePlan(type: property, plan: rules.plan(for: property, in: containerClass))]
-    while let last = plans.last?.plan, last.typeRule == nil, let wrapped = last.wrappedType {
-      plans.append(TypePlan(type: wrapped, plan: rules.plan(for: wrapped, in: containerClass)))
+  ) -> TypePlans {
+    var plans = TypePlans(own: rules.plan(for: property, in: containerClass))
+    var last = plans.own
+    while last.typeRule == nil, let wrapped = last.wrappedType {
+      last = rules.plan(for: wrapped, in: containerClass)
+      plans.wrapped.append(TypePlan(type: wrapped, plan: last))
     }
     return plans
   }
 
-  /// The rule of one registry, from the property type's plan (first of `plans`) and each wrapped
-  /// type's, written into `decision`; false if it has none for the property.
+  /// The rule of one registry, from the property type's plan and each wrapped type's, written
+  /// into `decision`; false if it has none for the property.
   private static func select(
-    _ plans: [TypePlan], for identity: PropertyIdentity, into decision: inout Decision
+    _ plans: TypePlans, for identity: PropertyIdentity, into decision: inout Decision
   ) -> Bool {
-    let plan = plans[0].plan
+    let plan = plans.own
     var found: AnyRegistration?
     for rule in plan.propertyRules {
       guard let target = rule.source.property else { continue }
@@ -450,7 +466,7 @@ extension InitializerRegistry {
       return true
     }
     // The plans of wrapped types end with the first that has a type rule, if one does.
-    guard let wrapped = plans.dropFirst().last, let rule = wrapped.plan.typeRule else {
+    guard let wrapped = plans.wrapped.last, let rule = wrapped.plan.typeRule else {
       return false
     }
     decision.source = .registration(rule)

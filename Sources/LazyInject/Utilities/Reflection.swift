@@ -156,8 +156,11 @@ internal func conforms(_ type: Any.Type, to existential: Any.Type, orAsk ask: ()
 }
 
 /// `containerClass` and its superclasses, nearest first: the order rules are searched in.
-package func ancestry(of containerClass: AnyClass) -> [AnyClass] {
-  Array(sequence(first: containerClass, next: _getSuperclass))
+///
+/// A sequence, not an array: a plan walks it for each new pair, most often no further than the
+/// container class.
+package func ancestry(of containerClass: AnyClass) -> UnfoldFirstSequence<AnyClass> {
+  sequence(first: containerClass, next: _getSuperclass)
 }
 
 /// The existential metatype of one protocol (`any P.Type`) made of a type's metadata and the
