@@ -48,6 +48,26 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static conformances found[PROTOCOL_CAPACITY];  // Guarded by `lock`, as is `protocol_count`.
 static size_t protocol_count = 0;
 
+/// A bit for each protocol of `found` (`filter_bit`): most records name a protocol that none is,
+/// and one test of this word passes them by. Guarded by `lock`.
+static uint64_t watched = 0;
+
+/// The bit of `watched` for a protocol's descriptor.
+static uint64_t filter_bit(const void *descriptor) {
+  return 1ull << (((uint64_t)(uintptr_t)descriptor * 0x9E3779B97F4A7C15ull) >> 58);
+}
+
+/// A new entry of `found` for the protocol `descriptor`; NULL past the capacity.
+static conformances *add_protocol(const void *descriptor) {
+  if (protocol_count == PROTOCOL_CAPACITY) {
+    return NULL;
+  }
+  watched |= filter_bit(descriptor);
+  conformances *own = &found[protocol_count++];
+  own->protocol = descriptor;
+  return own;
+}
+
 /// The descriptors of the classes `LazyInject.InitializerRegistry` in the records of the first
 /// `registry_images` images: one per copy of LazyInject in the process. Guarded by `lock`.
 static const context_descriptor *registries[REGISTRY_CAPACITY];
@@ -119,6 +139,9 @@ static void note_conformances(const void *start, uintptr_t length, size_t image,
     if (protocol == string_convertible) {
       note_registry(type_of(descriptor), image);
     }
+    if ((watched & filter_bit(protocol)) == 0) {
+      continue;  // A protocol of no entry.
+    }
     for (size_t entry = 0; entry < protocol_count; entry++) {
       conformances *own = &found[entry];
       if (own->protocol != protocol || own->images > image) {
@@ -151,9 +174,8 @@ static conformances *conformances_to(const void *protocol) {
   for (size_t entry = 0; entry < protocol_count && own == NULL; entry++) {
     own = found[entry].protocol == descriptor ? &found[entry] : NULL;
   }
-  if (own == NULL && protocol_count < PROTOCOL_CAPACITY) {
-    own = &found[protocol_count++];
-    own->protocol = descriptor;
+  if (own == NULL) {
+    own = add_protocol(descriptor);
   }
   if (own == NULL) {
     return NULL;
@@ -180,8 +202,8 @@ void _lazyinject_watch(const void *protocol) {
   for (size_t entry = 0; entry < protocol_count && !known; entry++) {
     known = found[entry].protocol == descriptor;
   }
-  if (!known && protocol_count < PROTOCOL_CAPACITY) {
-    found[protocol_count++].protocol = descriptor;
+  if (!known) {
+    add_protocol(descriptor);
   }
   pthread_mutex_unlock(&lock);
 }
