@@ -196,6 +196,11 @@ package struct RuleTable {
         Ranked(
           rule: rule, distance: distance, fileID: "\(rule.source.fileID)", line: rule.source.line))
     }
+    // Most types have no property rule: sorting would copy the empty array into a buffer of its
+    // own, an allocation for each new pair.
+    guard ranked.count > 1 else {
+      return ranked.map(\.rule)
+    }
     ranked.sort { first, second in
       if first.distance != second.distance {
         return first.distance < second.distance
