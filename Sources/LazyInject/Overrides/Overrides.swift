@@ -259,17 +259,20 @@ extension InitializerRegistry {
 
   /// The registries a resolution from this registry searches under `stack`, in order.
   ///
-  /// The override layers of `stack` in force, then the registry; with no layer, one array and no
-  /// concatenation, and for the shared registry, the same array every time (`sharedAlone`).
+  /// The override layers of `stack` in force, then the registry; with no layer, `alone`.
   func searched(under stack: OverrideStack?) -> [InitializerRegistry] {
     if let stack {
       return stack.searchOrder(over: self) + [self]
     }
-    return self === Self.shared ? Self.sharedAlone : [self]
+    return alone
   }
 
-  /// The shared registry searched alone: what every first read with no layer searches, made once
-  /// rather than allocated for each new pair.
+  /// `[self]`: for the shared registry, the same array every time (`sharedAlone`), rather than
+  /// one allocated for each new pair read and each rule registered.
+  var alone: [InitializerRegistry] {
+    self === Self.shared ? Self.sharedAlone : [self]
+  }
+
   private static let sharedAlone = [shared]
 
   /// How many override layers `registries`, a registry's search order, belong to: a layer's two

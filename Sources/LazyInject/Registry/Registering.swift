@@ -117,11 +117,16 @@ extension InitializerRegistry {
   /// replaced by production set-up that the test calls. The tracer and the duplicate handler
   /// are the registry's own.
   package var changeTargets: [InitializerRegistry] {
+    // Until the process makes a layer, none is configured or in force: no task-local to read
+    // (a third of a registration).
+    guard _lazyinject_overrides_used() != 0 else {
+      return alone
+    }
     if let configuring = OverrideScope.configuring, configuring.baseRegistry === self {
       return [configuring]
     }
     let layer = OverrideScope.layers.last { $0.base == ObjectIdentifier(self) }
-    return layer.map { [$0.registry, $0.inForce] } ?? [self]
+    return layer.map { [$0.registry, $0.inForce] } ?? alone
   }
 
   /// Adds a synchronous registration to the last of `changeTargets`.
