@@ -128,8 +128,13 @@ extension InitializerRegistry {
     } else {
       identity = .none
     }
-    let decision =
-      decided ?? asked.decide(property, in: containerClass, for: identity, searching: registries)
+    // Not `??`, which copied the decision, given or not.
+    let decision: Decision
+    if let decided {
+      decision = decided
+    } else {
+      decision = asked.decide(property, in: containerClass, for: identity, searching: registries)
+    }
     outcome.isObserved = decision.isObserved
     let owner = decision.owner ?? asked
     // A value its pair's first rule built is stored unboxed: only the registry's own.

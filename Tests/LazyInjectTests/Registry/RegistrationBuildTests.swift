@@ -5,8 +5,8 @@ import Testing
 // A registration's initializer writes its value into memory that the reader gives: on the
 // stack on the fast path, in an allocation of its own on the general path, boxed as `Any` for a
 // `T?` property that a rule of `T` serves. Each path builds a value larger than an existential's
-// inline buffer, holding references, whole; and every reference it holds is released with it
-// (the address sanitizer run of CI checks the memory itself).
+// inline buffer, holding references, whole, and a small one too; and every reference they hold
+// is released with them (the address sanitizer run of CI checks the memory itself).
 
 private final class Part: Sendable {
   let name: String
@@ -19,6 +19,12 @@ private struct Report: Sendable {
   let part: Part
   let pages: [Int]
   let counts: (Int, Int)
+}
+
+/// Two words, one a reference: smaller than an existential's inline buffer.
+private struct Memo: Sendable {
+  let part: Part
+  let number: Int
 }
 
 private func report(_ title: String, part: Part) -> Report {
@@ -73,6 +79,19 @@ struct RegistrationBuildTests {
         released = pinned.report.part
         #expect(released != nil)
       }
+    }
+    #expect(released == nil)
+  }
+
+  @Test func aSmallValueIsBuiltWholeOnTheGeneralPathAndReleased() throws {
+    weak var released: Part?
+    let registry = InitializerRegistry()
+    registry.register(Memo.self) { _ in Memo(part: Part("memo"), number: 7) }
+    do {
+      let memo = try registry.resolve(Memo.self, for: Desk())
+      #expect(memo.part.name == "memo" && memo.number == 7)
+      released = memo.part
+      #expect(released != nil)
     }
     #expect(released == nil)
   }
