@@ -102,11 +102,10 @@ extension Results {
         whenMissed:
           "Both containers are made on the heap by the same kind of factory, so the gap is the"
           + " first read's own work. It does more than a `lazy var`: the slot lock twice (read and"
-          + " claim, publish), a retain and release of the registration it builds with, a"
-          + " resolution frame for cycles and depth, and Swift's dynamic exclusivity check where"
-          + " the slot's address is taken (see the profile below); the first read of a pair not"
-          + " yet in the fast path table also takes the registry's mutex. The control's time moves"
-          + " between processes more than @Lazy's does."),
+          + " claim, publish), a resolution frame for cycles and depth, and Swift's dynamic"
+          + " exclusivity check where the slot's address is taken (see the profile below); the"
+          + " first read of a pair not yet in the fast path table also takes the registry's"
+          + " mutex. The control's time moves between processes more than @Lazy's does."),
       Target(
         goal:
           "Singleton ≤ \(format(ratio: TargetRow.singleton.goal!)) lazy var of a global, in every"

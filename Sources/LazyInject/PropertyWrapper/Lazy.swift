@@ -207,12 +207,14 @@ import _LazyInjectShims
       let payload = entry.pointee.payload
       let isObserved = entry.pointee.flags & FastPath.observed != 0
       if Int(entry.pointee.kind) == LAZYINJECT_FAST_BUILD {
-        _lazyinject_fast_take(entry, 0, object, payload)  // The build's, without an atomic.
+        let credit = _lazyinject_fast_take(entry, 0, object, payload)  // Without an atomic.
+        let version = _lazyinject_fast_version()
         slot.word = marker
         SlotLock.unlock(object)
         FirstReadPath.fastTableBuild.record()
         return _build(
-          container, slot: slot, with: payload, isObserved: isObserved, marker: marker)
+          container, slot: slot, with: payload, credit: credit, at: version,
+          isObserved: isObserved, marker: marker)
       }
       if isSingleReference(Value.self), let inner = entry.pointee.object {  // A kept handle.
         // The slot's handle and the caller's object, without an atomic.
@@ -231,33 +233,43 @@ import _LazyInjectShims
     return _resolve(container, slot: slot)  // Claims the slot, or waits.
   }
 
-  /// Builds the value with the fast path's `.unique` registration at `payload` (retained: this
-  /// takes it), for `container` whose slot this thread marked in flight, and publishes it.
+  /// Builds the value with the fast path's `.unique` registration at `payload`, for `container`
+  /// whose slot this thread marked in flight, and publishes it.
   ///
+  /// The build holds the registration by a reference it took from its entry's `credit` when the
+  /// table's version was `version`. The reference goes back to the credit under the slot lock of
+  /// the publication, which saves the atomic release of a shared object's count (6 ns of a cold
+  /// first read's 73, measured); if the table was emptied since, the registration is released.
   @inlinable @inline(__always)
   internal static func _build(
     _ container: AnyObject, slot: _LazySlot, with payload: UnsafeMutableRawPointer,
-    isObserved: Bool, marker: UInt
+    credit: UnsafeMutablePointer<UInt8>, at version: UInt64, isObserved: Bool, marker: UInt
   ) -> Value {
-    let registration = unsafeDowncast(
-      RawMemory.takeRetained(RawMemory.word(payload)), to: Registration.self)
-    let value = _make(container, slot: slot, with: registration)
+    let registrationWord = RawMemory.word(payload)
+    let value = RawMemory.withObject(atWord: registrationWord, as: Registration.self) {
+      _make(container, slot: slot, with: $0)
+    }
     // Its pair's first rule, with no layer: an object is stored itself, with a +1 of its own.
     let word: UInt
     if isSingleReference(Value.self) {
       word = RawMemory.retainedWord(of: RawMemory.object(of: value))
     } else {
-      word = _FirstRead.boxWord(for: value, builtBy: registration)
+      word = RawMemory.withObject(atWord: registrationWord, as: Registration.self) {
+        _FirstRead.boxWord(for: value, builtBy: $0)
+      }
     }
     let object = RawMemory.address(of: container)
     SlotLock.lock(object)
+    let isGivenBack = _lazyinject_fast_give_back(credit, version) != 0
     guard slot.word == marker else {  // Reset or assigned meanwhile.
       SlotLock.unlock(object)
+      if !isGivenBack { RawMemory.release(registrationWord) }
       return _publish(
         value, word: word, isObserved: isObserved, in: container, slot: slot, marker: marker)
     }
     slot.word = word
     SlotLock.unlock(object)
+    if !isGivenBack { RawMemory.release(registrationWord) }
     // The count read inline: a call here cost 2% of a first read.
     if _lazyinject_waiters() > 0 { _FirstRead.wakeWaiters() }
     if isObserved { _FirstRead.notify(container, slot: slot.address, of: value) }

@@ -65,7 +65,7 @@ import _LazyInjectShims
   ///
   /// The object's deinit may run here: callers that may hold the last reference call it with no
   /// lock of LazyInject held.
-  static func release(_ word: UInt) {
+  @usableFromInline static func release(_ word: UInt) {
     guard let object = UnsafeRawPointer(bitPattern: word) else { return }
     Unmanaged<AnyObject>.fromOpaque(object).release()
   }

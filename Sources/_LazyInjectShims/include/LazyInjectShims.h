@@ -228,15 +228,18 @@ extern void *_Nonnull swift_retain_n(void *_Nonnull object, uint32_t count);
 
 /// One reference to `object` (credit pool `pool`: 0 for the payload, 1 for the object) for a first
 /// read of `container`, whose slot lock the caller holds: taken from the entry's credits for that
-/// lock, which get a new batch (one atomic retain) when spent.
-static inline void _lazyinject_fast_take(_lazyinject_fast_entry *_Nonnull entry, int pool,
-                                         const void *_Nonnull container, void *_Nonnull object) {
+/// lock, which get a new batch (one atomic retain) when spent. Returns those credits, for
+/// `_lazyinject_fast_give_back`.
+static inline uint8_t *_Nonnull _lazyinject_fast_take(_lazyinject_fast_entry *_Nonnull entry,
+                                                      int pool, const void *_Nonnull container,
+                                                      void *_Nonnull object) {
   uint8_t *credit = &entry->credits[pool][_lazyinject_stripe_for(container) - _lazyinject_stripes];
   if (*credit == 0) {
     swift_retain_n(object, LAZYINJECT_FAST_CREDIT_BATCH);
     *credit = LAZYINJECT_FAST_CREDIT_BATCH;
   }
   *credit -= 1;
+  return credit;
 }
 
 /// Open addressing over pointers to entries; `mask + 1` slots, a power of two.
@@ -268,6 +271,19 @@ static inline _lazyinject_fast_entry *_Nullable _lazyinject_fast_find(
 extern uint64_t _lazyinject_fast_version_storage;
 static inline uint64_t _lazyinject_fast_version(void) {
   return __atomic_load_n(&_lazyinject_fast_version_storage, __ATOMIC_RELAXED);
+}
+
+/// Gives back to `credit` the reference that `_lazyinject_fast_take` took from it when the
+/// table's version was `version`: 1 if given back, with no atomic operation; 0 if the table was
+/// emptied since (the entry may be freed) or the credits are full, and the caller then releases
+/// the reference itself.
+///
+/// Call with the slot lock of the take held again. A clear increments the version before it takes
+/// every slot lock, and frees entries only after: a clear that got past this lock is seen here.
+static inline int _lazyinject_fast_give_back(uint8_t *_Nonnull credit, uint64_t version) {
+  if (_lazyinject_fast_version() != version || *credit == UINT8_MAX) return 0;
+  *credit += 1;
+  return 1;
 }
 
 /// Adds an entry, unless the pair has one or the table was emptied since `version` was read (the

@@ -32,6 +32,9 @@ import Testing
   private final class SixthPanel: Panel {}
   private final class SeventhPanel: Panel {}
 
+  /// What an initializer captures: released with its registration.
+  private final class Token: Sendable {}
+
   private final class DefaultService: DefaultInitializable {
     init() {}
   }
@@ -208,6 +211,54 @@ import Testing
           return FirstReadPaths.lastPath
         }
         require(seen == [.general, .general, .general], "the reads took \(seen)")
+      }
+    }
+
+    // A build on the fast path holds its registration by a reference taken from the entry's
+    // credits, and gives it back under the slot lock of its publication: a reference given back
+    // and released too would free the registration early, one never given back would keep it.
+    @Test func buildsGiveTheirRegistrationBackAndAReplacedRuleStillGoes() async {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        let registry = InitializerRegistry.shared
+        registry.duplicateRegistrationHandler = { _ in }  // Replacing is the point here.
+        weak var captured: Token?
+        do {
+          let token = Token()
+          captured = token
+          registry.register(Meter.self) { _ in withExtendedLifetime(token) { Meter() } }
+        }
+        // More builds than a batch of credits: the entry takes a batch again meanwhile.
+        let seen = paths(200) { _ = $0.meter }
+        require(seen.dropFirst().allSatisfy { $0 == .fastTableBuild }, "the reads took \(seen)")
+        registry.register(Meter.self) { _ in Meter() }
+        require(captured == nil, "the replaced registration was not released")
+      }
+    }
+
+    @Test func aBuildWhoseInitializerEmptiesTheTableReleasesItsRegistration() async {
+      await #expect(processExitsWith: .success) {
+        startWatchdog()
+        let registry = InitializerRegistry.shared
+        registry.duplicateRegistrationHandler = { _ in }  // Replacing is the point here.
+        let isEmptying = Locked(false)
+        weak var captured: Token?
+        do {
+          let token = Token()
+          captured = token
+          registry.register(Meter.self) { _ in
+            // A registration empties the table, and frees the entry this build took from.
+            if isEmptying.value { registry.register(Gauge.self) { _ in Gauge() } }
+            return withExtendedLifetime(token) { Meter() }
+          }
+        }
+        _ = paths(3) { _ = $0.meter }
+        isEmptying.mutate { $0 = true }
+        let seen = paths(1) { _ = $0.meter }
+        require(seen == [.fastTableBuild], "the read took \(seen)")
+        isEmptying.mutate { $0 = false }
+        registry.register(Meter.self) { _ in Meter() }
+        require(captured == nil, "the registration was not released")
       }
     }
   }
