@@ -142,7 +142,7 @@ package struct RuleTable {
     if let cached = entry.plan {
       return cached
     }
-    let classes = ancestry(of: containerClass)
+    let classes = ancestrySequence(of: containerClass)
     let own = rules[Pair(property)] ?? []
     let classRule = classes.lazy.compactMap { rule(for: Key($0), in: own) }.first
     let typeRule = classRule ?? rule(for: Key(nil), in: own)

@@ -156,10 +156,13 @@ internal func conforms(_ type: Any.Type, to existential: Any.Type, orAsk ask: ()
 }
 
 /// `containerClass` and its superclasses, nearest first: the order rules are searched in.
-///
-/// A sequence, not an array: a plan walks it for each new pair, most often no further than the
-/// container class.
-package func ancestry(of containerClass: AnyClass) -> UnfoldFirstSequence<AnyClass> {
+package func ancestry(of containerClass: AnyClass) -> [AnyClass] {
+  Array(ancestrySequence(of: containerClass))
+}
+
+/// `ancestry(of:)` walked without an array: a plan walks it for each new pair, most often no
+/// further than the container class.
+internal func ancestrySequence(of containerClass: AnyClass) -> UnfoldFirstSequence<AnyClass> {
   sequence(first: containerClass, next: _getSuperclass)
 }
 
