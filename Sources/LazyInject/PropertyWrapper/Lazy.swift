@@ -206,17 +206,9 @@ import _LazyInjectShims
     {
       let payload = entry.pointee.payload
       let isObserved = entry.pointee.flags & FastPath.observed != 0
-      if Int(entry.pointee.kind) == LAZYINJECT_FAST_BUILD {
-        let credit = _lazyinject_fast_take(entry, 0, object, payload)  // Without an atomic.
-        let version = _lazyinject_fast_version()
-        slot.word = marker
-        SlotLock.unlock(object)
-        FirstReadPath.fastTableBuild.record()
-        return _build(
-          container, slot: slot, with: payload, credit: credit, at: version,
-          isObserved: isObserved, marker: marker)
-      }
-      if isSingleReference(Value.self), let inner = entry.pointee.object {  // A kept handle.
+      // A kept handle (a `.unique` build's entry names no object), tested first: the order
+      // saves a singleton's read 3 instructions and costs a build's 4 (measured).
+      if isSingleReference(Value.self), let inner = entry.pointee.object {
         // The slot's handle and the caller's object, without an atomic.
         _lazyinject_fast_take(entry, 0, object, payload)
         _lazyinject_fast_take(entry, 1, object, inner)
@@ -227,6 +219,16 @@ import _LazyInjectShims
           RawMemory.takeRetained(RawMemory.word(inner)), as: Value.self)
         if isObserved { _FirstRead.notify(container, slot: slot.address, of: value) }
         return value
+      }
+      if Int(entry.pointee.kind) == LAZYINJECT_FAST_BUILD {
+        let credit = _lazyinject_fast_take(entry, 0, object, payload)  // Without an atomic.
+        let version = _lazyinject_fast_version()
+        slot.word = marker
+        SlotLock.unlock(object)
+        FirstReadPath.fastTableBuild.record()
+        return _build(
+          container, slot: slot, with: payload, credit: credit, at: version,
+          isObserved: isObserved, marker: marker)
       }
     }
     SlotLock.unlock(object)
