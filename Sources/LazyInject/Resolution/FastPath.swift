@@ -13,7 +13,8 @@ import _LazyInjectShims
 /// `withStateChange`: every change to its rules, every dropped or reset instance, a new tracer),
 /// emptying returns only after taking every slot lock once, a record decided before an emptying
 /// is not inserted after it (the table's version), and readers retain what they use before
-/// unlocking.
+/// unlocking (a credit). A `.unique` build gives its credit back under the slot lock of its
+/// publication only if the table's version is still the one it read (`Lazy._build`).
 @usableFromInline internal enum FastPath {
   /// A flag: the container class conforms to `InjectionObserving`.
   @inlinable static var observed: UInt32 { 1 }

@@ -31,8 +31,8 @@ void _lazyinject_watch(const void *_Nonnull protocol);
 /// Called for each type that conforms to a protocol: its metadata and the conformance's witness
 /// table, or both NULL for a generic type (or one nested in a generic type), which has no
 /// metadata until specialized (and for a descriptor without the metadata accessor that Swift's
-/// compiler always emits); its name with the types it is nested in
-/// (`Outer.Module`), and its module's name.
+/// compiler always emits); its name with the types it is nested in (`Outer.Module`), and its
+/// module's name.
 typedef void (*_lazyinject_conformer_body)(
     const void *_Nullable metadata, const void *_Nullable witnessTable, const char *_Nonnull name,
     const char *_Nonnull module, void *_Nullable context);

@@ -219,8 +219,9 @@ typedef struct {
   /// `FastPath.observed` (1), `FastPath.mainActor` (2).
   uint32_t flags;
   /// References to `payload`, then to `object`, that the entry holds for the readers of each slot
-  /// lock: a first read takes one under its slot lock with no atomic operation, and the entry
-  /// returns what is left when the table is emptied (`_lazyinject_fast_clear`).
+  /// lock: a first read takes one under its slot lock with no atomic operation (a `.unique` build
+  /// gives its back, `_lazyinject_fast_give_back`), and the entry returns what is left when the
+  /// table is emptied (`_lazyinject_fast_clear`).
   uint8_t credits[2][LAZYINJECT_STRIPE_COUNT];
 } _lazyinject_fast_entry;
 
