@@ -37,6 +37,7 @@ public struct LaunchClock: Sendable {
 ///     <executable> --child launch|launch-control|launch-recorded    rows 5 and 6
 ///     <executable> --profile first-reads K           K first reads of new @Lazy pairs
 ///     <executable> --profile control-reads K         K first reads of new lazy var pairs
+///     <executable> --profile recorded-reads K        K first reads of new @Lazy pairs, recorded
 ///
 /// `launchStart` is read on the first line of `main`.
 public func runAppScale(_ app: AppScaleApp, launchStart: LaunchClock) -> Never {
@@ -57,12 +58,16 @@ public func runAppScale(_ app: AppScaleApp, launchStart: LaunchClock) -> Never {
     runLaunch(app, launchStart, reads: app.controlReads, installs: false, records: false)
   case ("--child", AppScaleChild.launchRecorded.rawValue?):
     runLaunch(app, launchStart, reads: app.lazyReads, installs: true, records: true)
-  case ("--profile", let kind?) where kind == "first-reads" || kind == "control-reads":
+  case ("--profile", let kind?)
+  where ["first-reads", "control-reads", "recorded-reads"].contains(kind):
     guard let count = number(2), (0...app.services).contains(count) else { break }
     // For callgrind: the difference of two counts of K is K first reads, without the start-up.
     InitializerRegistry.shared.install(app.module)
-    let reads = kind == "first-reads" ? app.lazyReads : app.controlReads
+    let reads = kind == "control-reads" ? app.controlReads : app.lazyReads
+    let records = kind == "recorded-reads"
+    if records { InitializerRegistry.startRecording() }
     for read in reads.prefix(count) { read() }
+    if records { print("builds \(InitializerRegistry.stopRecording().builds.count)") }
     print("checksum \(app.checksum())")
     exit(0)
   default:
@@ -81,6 +86,7 @@ public func runAppScale(_ app: AppScaleApp, launchStart: LaunchClock) -> Never {
       --child launch-recorded          the @Lazy launch, recorded
       --profile first-reads K          K first reads of new @Lazy pairs (K ≤ \(app.services))
       --profile control-reads K        the same through lazy var
+      --profile recorded-reads K       the @Lazy first reads, recorded
     """)
   exit(arguments.isEmpty || arguments == ["--help"] ? 0 : 2)
 }

@@ -159,7 +159,7 @@ internal final class CreationLayers: Sendable {
 
   /// The calling task's layers (see `current`).
   private init?() {
-    guard _lazyinject_overrides_used() != 0 else { return nil }
+    guard _lazyinject_layers_made() != 0 else { return nil }
     stack = OverrideScope.current
     build = OverrideScope.sharedBuild
     if stack == nil && build == nil { return nil }
@@ -295,7 +295,7 @@ internal enum OverrideScope {
   /// The layers in force, outermost first; empty until the first layer of the process is made
   /// (reading the task-local would cost a sixth of a first read).
   static var layers: [OverrideLayer] {
-    _lazyinject_overrides_used() == 0 ? [] : current?.layers ?? []
+    _lazyinject_layers_made() == 0 ? [] : current?.layers ?? []
   }
 
   /// The current layers plus a new one over `base`, filled by `configure`.

@@ -58,7 +58,7 @@ import _LazyInjectShims
   /// ``InitializerRegistry/withOverrides(_:operation:)``).
   public init() {
     // Until a layer exists, no layers to keep: the check costs a load, a call would cost more.
-    _slot = _lazyinject_overrides_used() == 0 ? nil : _LazyObjectBox.creation()
+    _slot = _lazyinject_layers_made() == 0 ? nil : _LazyObjectBox.creation()
   }
 
   /// Unavailable: `@Lazy` takes no initial value; its value comes from the registry.
@@ -116,7 +116,7 @@ import _LazyInjectShims
       case .boxed, .inObjectBox:
         let value = _value(at: word, content)
         // A resolution under way may read a value built with an override layer's rules.
-        if _lazyinject_overrides_used() != 0 { _FirstRead.noteRead(at: word) }
+        if _lazyinject_layers_made() != 0 { _FirstRead.noteRead(at: word) }
         SlotLock.unlock(object)
         return value
       default:
@@ -336,7 +336,7 @@ import _LazyInjectShims
     let content = SlotWord.content(
       of: word, marker: marker, storesObject: isSingleReference(Value.self))
     if content.isValue {
-      if content != .object, _lazyinject_overrides_used() != 0 { _FirstRead.noteRead(at: word) }
+      if content != .object, _lazyinject_layers_made() != 0 { _FirstRead.noteRead(at: word) }
       return _value(at: word, content)
     }
     if content != .inFlight { slot.word = marker }

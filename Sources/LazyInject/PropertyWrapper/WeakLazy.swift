@@ -115,7 +115,7 @@ import _LazyInjectShims
           // A strong reference, released only after unlocking: if it is the last one, the
           // deinit must not run under the lock.
           if let value = _WeakLazyReference.value(at: word, as: Value.self) {
-            if _lazyinject_overrides_used() != 0 { _WeakLazyReference.noteRead(at: word) }
+            if _lazyinject_layers_made() != 0 { _WeakLazyReference.noteRead(at: word) }
             SlotLock.unlock(object)
             return value
           }

@@ -119,7 +119,7 @@ extension InitializerRegistry {
   package var changeTargets: [InitializerRegistry] {
     // Until the process makes a layer, none is configured or in force: no task-local to read
     // (a sixth of a registration, measured).
-    guard _lazyinject_overrides_used() != 0 else {
+    guard _lazyinject_layers_made() != 0 else {
       return alone
     }
     if let configuring = OverrideScope.configuring, configuring.baseRegistry === self {

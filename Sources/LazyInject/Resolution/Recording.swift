@@ -39,8 +39,7 @@ extension InitializerRegistry {
     guard let recording = Recorder.recording.withLock({ $0.take() }) else {
       return Timeline([], since: 0)
     }
-    let records = recording.records.filter { $0.start >= recording.start }
-    return Timeline(records, since: recording.start)
+    return Timeline(recording.records, since: recording.start)
   }
 }
 
@@ -106,6 +105,8 @@ internal enum Recorder {
       built: built, step: step, trigger: recordedTrigger, track: track,
       isMainThread: isOnMainActor(), start: start, end: now)
     recording.withLock { recording in
+      // A build that started before recording did (or started over) is left out.
+      guard let since = recording?.start, start >= since else { return }
       // The hook that ended this build ran after it started; an older one, before recording did.
       // (Most rules have no hook: an empty table is not searched.)
       if built != nil, recording?.afterBuild.isEmpty == false,

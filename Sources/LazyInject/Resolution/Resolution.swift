@@ -119,7 +119,7 @@ extension InitializerRegistry {
     _ property: Any.Type, for container: AnyObject, frame: UnsafeMutablePointer<ResolutionFrame>,
     registry asked: InitializerRegistry, decided: Decision?, outcome: inout Outcome
   ) throws -> Served {
-    let stack = _lazyinject_overrides_used() == 0 ? nil : OverrideScope.current
+    let stack = _lazyinject_layers_made() == 0 ? nil : OverrideScope.current
     let registries = asked.searched(under: stack)
     let containerClass: AnyClass = type(of: container)
     let identity: PropertyIdentity

@@ -112,7 +112,7 @@ import _LazyInjectShims
   /// one) makes no call.
   @inlinable static func pop(_ frame: UnsafeMutablePointer<ResolutionFrame>) {
     _lazyinject_set_current_frame(frame.pointee.parent)
-    if _lazyinject_overrides_used() != 0 { handOver(frame) }
+    if _lazyinject_layers_made() != 0 { handOver(frame) }
   }
 
   /// Adds the layers the resolution of `frame` used to its parent's, or, outside any, to the

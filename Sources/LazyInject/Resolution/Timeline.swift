@@ -106,8 +106,9 @@ extension InitializerRegistry {
 
     /// The timeline of `records`, recorded since `origin`, in the order they started; a build
     /// before the builds nested in it.
-    init(_ records: [Recorder.Record], since origin: UInt64) {
-      let ordered = records.sorted { first, second in
+    init(_ records: consuming [Recorder.Record], since origin: UInt64) {
+      // Sorted in place: the recorder's array is this timeline's alone.
+      records.sort { first, second in
         // By start; of two that started together, the longer (the enclosing one) first.
         if first.start != second.start {
           return first.start < second.start
@@ -120,8 +121,9 @@ extension InitializerRegistry {
       var threads: [UnsafeRawPointer] = []
       var tasks: [Int: Int] = [:]
       var builds: [Build] = []
+      builds.reserveCapacity(records.count)
       var waits: [Wait] = []
-      for record in ordered {
+      for record in records {
         let track: Track
         switch record.track {
         case .thread(let identity):

@@ -83,6 +83,12 @@ extern int _lazyinject_overrides_used_storage;
 static inline int _lazyinject_overrides_used(void) {
   return __atomic_load_n(&_lazyinject_overrides_used_storage, __ATOMIC_ACQUIRE);
 }
+/// Whether an override layer was created in this process (bit 1 alone): what a check for layers
+/// reads, so that recording sends first reads off the fast path without making every object's
+/// creation and resolution read the task-local layers.
+static inline int _lazyinject_layers_made(void) {
+  return _lazyinject_overrides_used() & 1;
+}
 static inline void _lazyinject_set_overrides_used(void) {
   __atomic_fetch_or(&_lazyinject_overrides_used_storage, 1, __ATOMIC_RELEASE);
 }

@@ -233,6 +233,32 @@ struct RecordingTests {
         == false)
   }
 
+  @Test func aBuildUnderWayWhenRecordingStartsOverIsLeftOut() {
+    final class RecordedBeforeRestart: Sendable {
+      static let (started, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+    }
+    let registry = InitializerRegistry()
+    registry.register(RecordedBeforeRestart.self) { _ in
+      RecordedBeforeRestart.started.signal()
+      RecordedBeforeRestart.release.wait()
+      return RecordedBeforeRestart()
+    }
+    InitializerRegistry.startRecording()
+    runConcurrently(threads: 2) { index in
+      if index == 0 {
+        _ = try? registry.resolve(RecordedBeforeRestart.self, for: RecordedScreen())
+      } else {
+        RecordedBeforeRestart.started.wait()
+        InitializerRegistry.startRecording()
+        RecordedBeforeRestart.release.signal()
+      }
+    }
+    _ = RecordedScreen().session
+    let names = InitializerRegistry.stopRecording().builds.map(\.rule.propertyTypeName)
+    #expect(!names.contains { $0.hasSuffix(".RecordedBeforeRestart") })
+    #expect(names.contains { $0.hasSuffix(".RecordedSession") })
+  }
+
   @Test func nothingIsRecordedWhileNobodyRecords() {
     InitializerRegistry.startRecording()
     _ = InitializerRegistry.stopRecording()
