@@ -287,8 +287,9 @@ extension AppScaleRuns {
       before or after it. `--only app-scale` runs this group alone; it builds the executables
       with `swift build --product` (M = 20,000 only in a full run; `--quick` measures
       AppScale200: 50 services, M = 200). `Benchmarks/callgrind-app-scale` counts the
-      instructions of one first read of a new pair at M = 0 and M = 20,000 (callgrind, the
-      difference of 500 and 250 first reads over 250), a count the machine's load does not move.
+      instructions of one first read of a new pair at M = 0 and M = 20,000, unrecorded and
+      recorded (callgrind, the difference of 500 and 250 first reads over 250), a count the
+      machine's load does not move.
 
       1. First reads: each system's 500 first reads, in blocks of 25 pairs, one block of each
          system in turn; per pair, the total over 500.
