@@ -139,7 +139,8 @@ package struct RuleTable {
     of property: Any.Type, in containerClass: AnyClass,
     rules: [Pair: [AnyRegistration]], entry: inout PairEntry
   ) -> Plan {
-    if let cached = entry.plan {
+    if var cached = entry.plan {
+      cached.wasMadeBefore = true
       return cached
     }
     let classes = ancestrySequence(of: containerClass)
@@ -240,6 +241,9 @@ package struct Plan {
   /// Whether what serves the pair with no property rule (`typeRule`, else `init()`) is its first
   /// rule: a `@Lazy` property then stores its object values unboxed.
   var isFirstRule = false
+  /// Whether an earlier call made this plan (the pair was read or checked before); never cached
+  /// as true.
+  var wasMadeBefore = false
 
   /// The synchronous rule that serves every property of the pair, whichever property reads it,
   /// stored unboxed: what the fast path of a first read may take without the registry's lock.
@@ -363,7 +367,11 @@ extension InitializerRegistry {
       decision.isObserved = plans.own.isObserved
       guard Self.select(plans, for: identity, into: &decision) else { continue }
       decision.owner = registry
-      if let fastRule = plans.own.fastRule, fastRule === decision.registration {
+      // A `.unique` rule's pair is recorded when it is decided again: most pairs of a launch are
+      // read once, and an entry is an allocation.
+      if let fastRule = plans.own.fastRule, fastRule === decision.registration,
+        fastRule.isShared || plans.own.wasMadeBefore
+      {
         decision.fastPathVersion = fastPathVersion
       }
       guard followingForwards, let target = decision.registration?.source.forwardTarget else {

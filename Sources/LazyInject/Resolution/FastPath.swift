@@ -4,8 +4,9 @@ import _LazyInjectShims
 /// every property of the pair unboxed (`Plan.fastRule`) and is `.unique`, or keeps an object.
 ///
 /// A resolution whose decision was that plan alone records it (`Decision.fastPathVersion`): a
-/// `.unique` rule as soon as it is decided, before its build, so that the reads its initializer
-/// makes of the same pair take the fast path; a kept object once it is found or built. The record
+/// `.unique` rule when its pair is decided again (most pairs are read once, and an entry is an
+/// allocation), before its build, so that the reads its initializer makes of the same pair take
+/// the fast path; a kept object once it is found or built. The record
 /// goes in a table (`FastPathTable.c`) that later first reads of the pair read under the slot
 /// lock they hold anyway, without the registry's lock (`Lazy._read`). The table names a
 /// registration or a handle without retaining it. That is sound because the shared registry

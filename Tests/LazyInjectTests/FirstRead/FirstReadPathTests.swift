@@ -60,13 +60,17 @@ import Testing
 
   @Suite(.enabled(if: FirstReadPaths.isRecording, "only debug builds record first-read paths"))
   struct FirstReadPathTests {
-    @Test func uniqueRegistrationIsFoundInTheFastPathTableAfterItsFirstRead() async {
+    @Test func uniqueRegistrationEntersTheFastPathTableWhenItsPairIsReadAgain() async {
       await #expect(processExitsWith: .success) {
         startWatchdog()
         InitializerRegistry.shared.register(Meter.self) { _ in Meter() }
-        let seen = paths(3) { _ = $0.meter }
-        require(seen.first == .general, "the first read took \(seen)")
-        require(seen.last == .fastTableBuild, "later reads took \(seen)")
+        let first = paths(1) { _ = $0.meter }
+        // Most pairs of a launch are read once: they get no entry, which is an allocation.
+        require(
+          FirstReadPaths.fastPathEntry(for: Meter.self, in: Panel.self) == nil,
+          "a pair read once has an entry")
+        let seen = first + paths(2) { _ = $0.meter }
+        require(seen == [.general, .general, .fastTableBuild], "the reads took \(seen)")
         require(
           FirstReadPaths.fastPathEntry(for: Meter.self, in: Panel.self) == .build,
           "the fast path table holds no entry for the pair")
@@ -230,7 +234,7 @@ import Testing
         }
         // More builds than a batch of credits: the entry takes a batch again meanwhile.
         let seen = paths(200) { _ = $0.meter }
-        require(seen.dropFirst().allSatisfy { $0 == .fastTableBuild }, "the reads took \(seen)")
+        require(seen.dropFirst(2).allSatisfy { $0 == .fastTableBuild }, "the reads took \(seen)")
         registry.register(Meter.self) { _ in Meter() }
         require(captured == nil, "the replaced registration was not released")
       }
