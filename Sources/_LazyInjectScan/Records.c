@@ -126,12 +126,16 @@ size_t _lazyinject_each_image(records_kind kind, size_t first, records_body body
   // runs may load an image.
   pthread_mutex_lock(&images_lock);
   size_t count = image_count;
-  size_t new_count = count > first ? count - first : 0;
-  const struct mach_header **headers = malloc((new_count == 0 ? 1 : new_count) * sizeof(*headers));
+  if (count <= first) {  // Most often no image is new: nothing to copy.
+    pthread_mutex_unlock(&images_lock);
+    return count;
+  }
+  size_t new_count = count - first;
+  const struct mach_header **headers = malloc(new_count * sizeof(*headers));
   if (headers == NULL) {
     abort();
   }
-  memcpy(headers, images + (count > first ? first : count), new_count * sizeof(*headers));
+  memcpy(headers, images + first, new_count * sizeof(*headers));
   pthread_mutex_unlock(&images_lock);
   const char *types[] = {"__swift5_types", "__swift5_types2", NULL};
   const char *conformances[] = {"__swift5_proto", NULL};
