@@ -128,12 +128,14 @@ extension InitializerRegistry {
     } else {
       identity = .none
     }
-    // Not `??`, which copied the decision, given or not.
-    let decision: Decision
+    // Not `??`, which copied the decision, given or not; decided into this variable, which a
+    // returned decision was copied into.
+    var decision = Decision(builtType: property)
     if let decided {
       decision = decided
     } else {
-      decision = asked.decide(property, in: containerClass, for: identity, searching: registries)
+      asked.decide(
+        property, in: containerClass, for: identity, searching: registries, into: &decision)
     }
     outcome.isObserved = decision.isObserved
     let owner = decision.owner ?? asked
