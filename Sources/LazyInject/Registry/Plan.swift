@@ -166,10 +166,14 @@ package struct RuleTable {
     } else if plan.defaultInitializable != nil {
       serving = .defaultInitializer(property)
     }
-    if let serving {
-      let first = entry.firstRule ?? serving
-      entry.firstRule = first
-      plan.isFirstRule = first.source === serving.source
+    // Not `entry.firstRule ?? serving`, which copied the rule whichever it was.
+    if let first = entry.firstRule {
+      if let serving {
+        plan.isFirstRule = first.source === serving.source
+      }
+    } else if let serving {
+      entry.firstRule = serving
+      plan.isFirstRule = true
     }
     entry.plan = plan
     return plan
