@@ -228,16 +228,16 @@ extension InitializerRegistry {
   /// Stops the program if the main actor does not install them within the bound, counted from
   /// this thread's first wait. Call with the lock held.
   private func takeInstallation() -> Bool {
-    let thread = _lazyinject_thread_identity()
     var deadline: UInt64?
     while true {
       switch state.value.modules {
       case .installed: return false
       case .installing(let installer):
-        guard installer != thread else { return false }  // A module registering.
+        // A module registering.
+        guard installer != _lazyinject_thread_identity() else { return false }
         state.lock.wait()
       case .pending where isOnMainActor(), .awaitingMainActor where isOnMainActor():
-        state.value.modules = .installing(thread: thread)
+        state.value.modules = .installing(thread: _lazyinject_thread_identity())
         return true
       case .pending:
         // Handed over to the main queue, whose job takes the installation and installs; this thread waits.
