@@ -73,7 +73,13 @@ func measureAppScale(_ processes: Int, _ settings: RunSettings, isQuick: Bool) -
     var report: String?
     for cycle in 0..<processes {
       var figures: [AppScaleChild: [AppScaleKey: Double]] = [:]
-      for child in AppScaleChild.allCases {
+      // The launches, a few milliseconds each, in turn `launchRunCount` times: each of their figures
+      // is the median of its runs, so that one slow moment of the machine moves no cell.
+      var launchRuns: [AppScaleChild: [[AppScaleKey: Double]]] = [:]
+      let launches: [AppScaleChild] = [.launch, .launchControl, .launchRecorded]
+      let children =
+        [.pairs, .validate] + Array(repeating: launches, count: launchRunCount).joined()
+      for child in children {
         var arguments = ["--child", child.rawValue]
         switch child {
         case .pairs: arguments += [String(settings.rounds), String(settings.sampleNanoseconds)]
@@ -83,7 +89,11 @@ func measureAppScale(_ processes: Int, _ settings: RunSettings, isQuick: Bool) -
         switch runAppScaleChild(binary, arguments) {
         case .success(let output):
           let parsed = parseAppScaleFigures(output)
-          figures[child] = parsed.figures
+          if child == .pairs || child == .validate {
+            figures[child] = parsed.figures
+          } else {
+            launchRuns[child, default: []].append(parsed.figures)
+          }
           report = parsed.report ?? report
           if parsed.figures.isEmpty {
             failures.append("\(product) \(child.rawValue), process \(cycle + 1): no figures")
@@ -91,6 +101,9 @@ func measureAppScale(_ processes: Int, _ settings: RunSettings, isQuick: Bool) -
         case .failure(let reason):
           failures.append("\(product) \(child.rawValue), process \(cycle + 1): \(reason)")
         }
+      }
+      for (child, runs) in launchRuns {
+        figures[child] = medians(of: runs)
       }
       cycles.append(figures)
     }
@@ -102,6 +115,20 @@ func measureAppScale(_ processes: Int, _ settings: RunSettings, isQuick: Bool) -
   return AppScaleRuns(
     processes: processes, rounds: settings.rounds, sampleNanoseconds: settings.sampleNanoseconds,
     builds: builds, failure: nil)
+}
+
+/// How many times each launch runs in a cycle (see `measureAppScale`).
+let launchRunCount = 5
+
+/// Each key's median over `runs` (of the runs that have it).
+private func medians(of runs: [[AppScaleKey: Double]]) -> [AppScaleKey: Double] {
+  var values: [AppScaleKey: [Double]] = [:]
+  for run in runs {
+    for (key, value) in run {
+      values[key, default: []].append(value)
+    }
+  }
+  return values.mapValues(median)
 }
 
 /// Builds `product` of this package, in this binary's scratch path and configuration, and
@@ -253,7 +280,8 @@ extension AppScaleRuns {
     var lines = [
       "App scale: new pairs in executables with M extra conformances, in \(processes) cycles of"
         + " fresh processes;"
-        + " each cell one process (a launch and its control: one cycle), subject / control (ratio)"
+        + " each cell one cycle (a launch: the median of \(launchRunCount) processes),"
+        + " subject / control (ratio)"
     ]
     for build in builds {
       lines.append(
@@ -282,9 +310,11 @@ extension AppScaleRuns {
       function the optimizer cannot see into, the value passed to a function that is never
       inlined), 500 `lazy var` controls the same way, one rule per service in an
       `InitializerModule`, 500 Swinject registrations and 500 swift-dependencies keys, and M
-      empty public structs conforming to one public protocol. Each cell is one fresh process;
-      a row's ratio is within that process, and a launch's is to the control launch run just
-      before or after it. `--only app-scale` runs this group alone; it builds the executables
+      empty public structs conforming to one public protocol. Each cell is one cycle of fresh
+      processes: rows 1 to 4 one process, whose ratios are within it; each launch, a few
+      milliseconds, \(launchRunCount) processes, the three launches in turn, each figure the median
+      of its runs (one slow moment of the machine, which a single launch of 1.5 ms cannot
+      average out, moves no cell). `--only app-scale` runs this group alone; it builds the executables
       with `swift build --product` (M = 20,000 only in a full run; `--quick` measures
       AppScale200: 50 services, M = 200). `Benchmarks/callgrind-app-scale` counts the
       instructions of one first read of a new pair at M = 0 and M = 20,000, unrecorded and
@@ -302,8 +332,8 @@ extension AppScaleRuns {
       5. From the first line of `main` to the 500th first read, the module installed: wall time
          (monotonic clock) and the process's CPU time (`CLOCK_PROCESS_CPUTIME_ID`).
       6. The same launch with `InitializerRegistry.startRecording()` before the first read and
-         `stopRecording()` after the last, against the unrecorded launch of the same cycle; the
-         difference over 500 is the extra time per build.
+         `stopRecording()` after the last, against the unrecorded launch of the same cycle (the
+         medians); the difference over 500 is the extra time per build.
 
 
       """
