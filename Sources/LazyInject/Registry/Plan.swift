@@ -359,7 +359,7 @@ extension InitializerRegistry {
 
   /// Decides as `decide(_:in:for:searching:followingForwards:forwardChain:)` into `decision`, a
   /// new one for `property`: a resolution's own variable, which a returned decision was copied
-  /// into (a copy and a destruction of every field, 5% of a first read).
+  /// into (a copy and a destruction of every field).
   func decide(
     _ property: Any.Type, in containerClass: AnyClass, for identity: PropertyIdentity,
     searching registries: [InitializerRegistry], followingForwards: Bool = false,

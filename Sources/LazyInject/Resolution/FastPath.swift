@@ -6,16 +6,16 @@ import _LazyInjectShims
 /// A resolution whose decision was that plan alone records it (`Decision.fastPathVersion`): a
 /// `.unique` rule when its pair is decided again (most pairs are read once, and an entry is an
 /// allocation), before its build, so that the reads its initializer makes of the same pair take
-/// the fast path; a kept object once it is found or built. The record
-/// goes in a table (`FastPathTable.c`) that later first reads of the pair read under the slot
-/// lock they hold anyway, without the registry's lock (`Lazy._read`). The table names a
-/// registration or a handle without retaining it. That is sound because the shared registry
-/// keeps what an entry names, empties the table before it lets either go (only in
-/// `withStateChange`: every change to its rules, every dropped or reset instance, a new tracer),
-/// emptying returns only after taking every slot lock once, a record decided before an emptying
-/// is not inserted after it (the table's version), and readers retain what they use before
-/// unlocking (a credit). A `.unique` build gives its credit back under the slot lock of its
-/// publication only if the table's version is still the one it read (`Lazy._build`).
+/// the fast path; a kept object once it is found or built. The record goes in a table
+/// (`FastPathTable.c`) that later first reads of the pair read under the slot lock they hold
+/// anyway, without the registry's lock (`Lazy._read`). The table names a registration or a
+/// handle without retaining it. That is sound because the shared registry keeps what an entry
+/// names, empties the table before it lets either go (only in `withStateChange`: every change
+/// to its rules, every dropped or reset instance, a new tracer), emptying returns only after
+/// taking every slot lock once, a record decided before an emptying is not inserted after it
+/// (the table's version), and readers retain what they use before unlocking (a credit). A
+/// `.unique` build gives its credit back under the slot lock of its publication only if the
+/// table's version is still the one it read (`Lazy._build`).
 @usableFromInline internal enum FastPath {
   /// A flag: the container class conforms to `InjectionObserving`.
   @inlinable static var observed: UInt32 { 1 }
