@@ -154,6 +154,21 @@ final class PlainSingletonHolder {
   lazy var single = Global.single
 }
 
+/// A global instance made at run time, by a call the optimizer cannot see into.
+///
+/// A heap object, as a registered singleton is. `Global.single` is a statically initialized
+/// object (`swift_initStaticObject`), immortal: its retains and releases write nothing.
+enum HeapGlobal {
+  static let single = madeAtRunTime()
+}
+
+@inline(never) @_optimize(none) func madeAtRunTime() -> TargetSingle { TargetSingle() }
+
+/// The informative control of the singleton row: a `lazy var` of a global made at run time.
+final class PlainHeapSingletonHolder {
+  lazy var single = HeapGlobal.single
+}
+
 /// The singleton target's container; its rule is `register(TargetSingle.self, scope: .singleton)`.
 final class LazySingletonHolder {
   @LazyInject.Lazy var single: TargetSingle

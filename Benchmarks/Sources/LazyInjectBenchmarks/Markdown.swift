@@ -265,9 +265,11 @@ extension TargetRuns {
       ### The targets in every process
 
       Each cell is a process's ratio of medians, `@Lazy`'s time over its control's, with both
-      times per operation; a goal holds only if it holds in every process. The first three rows
-      pass the value to `use`; the next three are the earlier loops, which read its `value` into a
-      sum; the last two make the container in the loop, where the optimizer puts the `lazy var`
+      times per operation; a goal holds only if it holds in every process. The first four rows
+      pass the value to `use`, the fourth against a `lazy var` of a global made at run time (a
+      heap object, as a registered singleton is; the target's global is an immortal object made
+      by the compiler); the next three are the earlier loops, which read its `value` into a sum;
+      the last two make the container in the loop, where the optimizer puts the `lazy var`
       container on the stack: information, no target.
 
       | Row | Goal | \(numbers.joined(separator: " | ")) | Worst | Holds in every process |

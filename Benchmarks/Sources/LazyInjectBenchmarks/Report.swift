@@ -91,10 +91,17 @@ extension Results {
           "The hot read of `@Lazy` is inlined into its caller: the object's slot lock (a stripe"
           + " chosen by the object's address, an atomic exchange), a load of the slot word and"
           + " its decoding, and the retain of the value it hands on. A `lazy var` getter takes no"
-          + " lock. Reading without the lock is not safe as the slot is: telling a value from a"
-          + " handle reads the object the word names, which a first read replacing an emptied"
-          + " handle may release meanwhile. Reading a field of the value, which the optimizer may"
-          + " do without a retain, @Lazy is faster (the earlier loop)."),
+          + " lock. Without it, the read races with a first read that publishes on another"
+          + " thread, which the property allows: with a plain load, the reader reads the value's"
+          + " fields unordered after the thread that built it wrote them (a data race); an atomic"
+          + " load needs the slot's address, which Swift gives only through a modifying access,"
+          + " which the thread sanitizer counts as a write, so that two readers race (a Swift"
+          + " access race). `scripts/lock-free-read-lab` runs the soak test with each under the"
+          + " thread sanitizer, which the target requires to stay clean: it reports both."
+          + " Telling a value from a handle also reads the object the word names, which a first"
+          + " read replacing an emptied handle may release meanwhile. Reading a field of the"
+          + " value, which the optimizer may do without a retain, @Lazy is faster (the earlier"
+          + " loop)."),
       Target(
         goal: "Cold ≤ \(format(ratio: TargetRow.cold.goal!)) lazy var, in every process",
         measured: targets.measured(.cold),
@@ -114,8 +121,11 @@ extension Results {
         whenMissed:
           "A singleton's first read finds the kept object in the fast path table under the slot"
           + " lock it holds anyway, and stores the handle that a reset of the scope empties, not"
-          + " the object: the read retains both, and the container's release releases both. A"
-          + " `lazy var` of a global retains the object alone."),
+          + " the object: the read retains both, and the container's release releases both, each"
+          + " an atomic write. The control's global is made by the compiler"
+          + " (`swift_initStaticObject`), immortal: its retains and releases write nothing."
+          + " Against a global made at run time, a heap object as a registered singleton is, see"
+          + " the row after the singleton's in the table of every process."),
       Target(
         goal: "1 heap allocation per first read of a class value",
         measured: lazyMemory.allocationsPerResolution.map { String(format: "%.2f", $0) }

@@ -37,12 +37,14 @@ import LazyInject
 // MARK: The pairs
 
 /// The rows of the targets' measure, in order: the three targets, then the informative rows:
-/// the earlier loops, which read the value's `value` into a sum, with containers from a
-/// factory, then with the container made in the loop.
+/// the singleton target's loop against a global made at run time, the earlier loops, which read
+/// the value's `value` into a sum, with containers from a factory, then with the container made
+/// in the loop.
 enum TargetRow: String, CaseIterable {
   case hot
   case cold
   case singleton
+  case singletonHeapGlobal = "singleton, lazy var of a global made at run time"
   case hotValue = "hot, reading .value"
   case coldValue = "cold, reading .value"
   case singletonValue = "singleton, reading .value"
@@ -55,6 +57,7 @@ enum TargetRow: String, CaseIterable {
     case .hot: "Hot: @Lazy / lazy var"
     case .cold: "Cold: @Lazy / lazy var"
     case .singleton: "Singleton: @Lazy / lazy var of a global"
+    case .singletonHeapGlobal: "Singleton: @Lazy / lazy var of a global made at run time"
     case .hotValue: "Hot, reading .value (earlier loop)"
     case .coldValue: "Cold, reading .value, containers from a factory (earlier loop)"
     case .singletonValue: "Singleton, reading .value, containers from a factory (earlier loop)"
@@ -69,7 +72,9 @@ enum TargetRow: String, CaseIterable {
     case .hot: 1.00
     case .cold: 1.40
     case .singleton: 1.15
-    case .hotValue, .coldValue, .singletonValue, .coldInLoop, .singletonInLoop: nil
+    case .singletonHeapGlobal, .hotValue, .coldValue, .singletonValue, .coldInLoop,
+      .singletonInLoop:
+      nil
     }
   }
 }
@@ -99,6 +104,9 @@ func targetPairs() -> [TargetPair] {
     case .singleton:
       TargetPair(
         row: row, control: { singletonTargetPlain($0) }, lazy: { singletonTargetUse($0) })
+    case .singletonHeapGlobal:
+      TargetPair(
+        row: row, control: { singletonTargetHeapGlobal($0) }, lazy: { singletonTargetUse($0) })
     case .hotValue:
       TargetPair(row: row, control: { readLazyVar(lazyVar, $0) }, lazy: { readLazy(lazy, $0) })
     case .coldValue:
