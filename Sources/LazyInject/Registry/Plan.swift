@@ -372,10 +372,15 @@ extension InitializerRegistry {
     let mayRecordFastPath =
       readsASlot && registries.count == 1 && registries[0] === Self.shared
       && _lazyinject_overrides_used() == 0
-    var plans = TypePlans()
+    // When no registry searched has a type rule for the pair, the last one's plans (the asked
+    // registry's) say whether `init()` serves, whether that is the pair's first rule, and
+    // whether the type is optional.
+    var initializable: (any DefaultInitializable.Type)?
+    var isFirstRule = false
+    var isOptional = false
     for registry in registries {
       var fastPathVersion: UInt64?
-      plans = registry.withState { state in
+      let plans = registry.withState { state in
         decision.tracer = state.tracer
         if mayRecordFastPath, case .installed = state.modules, state.tracer == nil {
           fastPathVersion = _lazyinject_fast_version()
@@ -383,7 +388,12 @@ extension InitializerRegistry {
         return Self.typePlans(of: property, in: containerClass, rules: &state.rules)
       }
       decision.isObserved = plans.own.isObserved
-      guard Self.select(plans, for: identity, into: &decision) else { continue }
+      guard Self.select(plans, for: identity, into: &decision) else {
+        initializable = plans.defaultInitializable
+        isFirstRule = plans.own.isFirstRule
+        isOptional = plans.own.wrappedType != nil
+        continue
+      }
       decision.owner = registry
       // A `.unique` rule's pair is recorded when it is decided again: most pairs of a launch are
       // read once, and an entry is an allocation.
@@ -406,16 +416,13 @@ extension InitializerRegistry {
       }
       return
     }
-    // No registry searched has a type rule for the pair, so any plan's `defaultInitializable`
-    // says whether `init()` serves. Whether it is the pair's first rule is the property type's
-    // plan (`plans.own`) in the asked registry, the last searched, whose plans the loop left.
-    if let initializable = plans.defaultInitializable {
+    if let initializable {
       decision.source = .defaultInitializer(initializable)
       decision.builtType = initializable
-      decision.isFirstRule = plans.own.isFirstRule
+      decision.isFirstRule = isFirstRule
     } else if !decision.undecided.isEmpty {
       decision.source = .undecided
-    } else if plans.own.wrappedType != nil {
+    } else if isOptional {
       decision.source = .absentOptional
     }
   }

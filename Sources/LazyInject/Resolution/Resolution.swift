@@ -57,10 +57,17 @@ extension InitializerRegistry {
         of: registration, as: propertyType, for: container, frame: frame, stack: served.stack,
         outcome: &outcome)
     case .value(let made):
-      value = made as! Property
+      value = cast(made, to: propertyType)
     }
     finish(served, frame: frame, for: container, outcome: &outcome)
     return value
+  }
+
+  /// `made`, a value the decision made (`init()`'s, or nil for an optional), as the property's.
+  ///
+  /// Out of line: a deep chain of resolutions keeps the cast's temporaries off its stack.
+  @inline(never) private static func cast<Property>(_ made: Any, to _: Property.Type) -> Property {
+    made as! Property
   }
 
   /// Records in `outcome` what the resolution of `frame` used, and tells the tracer.
@@ -184,7 +191,8 @@ extension InitializerRegistry {
         rule: rule.rule, containerClass: containerClass, ownerClass: ownerClass)
     }
     let isTraced = (owner === asked ? decision.tracer : asked.tracer) != nil
-    return Served(source: source, asked: asked, stack: stack, start: isTraced ? Recorder.now : 0)
+    return Served(
+      source: consume source, asked: asked, stack: stack, start: isTraced ? Recorder.now : 0)
   }
 
   /// Builds `registration`'s value for `container` as a `Property` (wrapped, for a rule of `T`

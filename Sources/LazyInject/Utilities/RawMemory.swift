@@ -9,10 +9,11 @@ import _LazyInjectShims
 /// what must hold, and debug builds checking what they can.
 ///
 /// The words it reads and writes are those of `@Lazy` and `@WeakLazy` slots (see `Slot.swift`),
-/// of the boxes a slot keeps (`ValueBoxes.swift`), and of the fast path's table: an object's
-/// address as an integer, 0 for none. A word is either retained (its holder owns a +1, which it
-/// gives up by `release` or `takeRetained`) or unretained (someone else keeps the object alive).
-/// Reading the Swift runtime's metadata is the other audited place (`Reflection.swift`).
+/// of the boxes a slot keeps (`ValueBoxes.swift`), of the fast path's table, and the word an
+/// object is built into on the general path (`Registration.make`): an object's address as an
+/// integer, 0 for none. A word is either retained (its holder owns a +1, which it gives up by
+/// `release` or `takeRetained`) or unretained (someone else keeps the object alive). Reading the
+/// Swift runtime's metadata is the other audited place (`Reflection.swift`).
 @usableFromInline internal enum RawMemory {
   /// The address of `object`, unretained: what slot locks, frames and waits are keyed by.
   ///
@@ -99,6 +100,12 @@ import _LazyInjectShims
   static func value<Value>(_ object: AnyObject, as _: Value.Type) -> Value {
     assert(isSingleReference(Value.self), "a value that is no single reference")
     return unsafeBitCast(object, to: Value.self)
+  }
+
+  /// The value of `Value`, a class type with no witness table (`isSingleReference`), that a
+  /// nonzero retained `word` names, taking over its +1.
+  static func value<Value>(takingRetained word: UInt, as _: Value.Type) -> Value {
+    value(takeRetained(word), as: Value.self)
   }
 
   /// `value`, of a class type with no witness table (`isSingleReference`), as an object.

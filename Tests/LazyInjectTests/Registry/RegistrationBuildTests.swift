@@ -3,8 +3,8 @@ import LazyInjectTestSupport
 import Testing
 
 // A registration's initializer writes its value into memory that the reader gives: on the
-// stack on the fast path, in an allocation of its own on the general path, boxed as `Any` for a
-// `T?` property that a rule of `T` serves. Each path builds a value larger than an existential's
+// stack on the fast path; on the general path, an object into a word, another value in an
+// allocation of its own; boxed as `Any` for a `T?` property that a rule of `T` serves. Each path builds a value larger than an existential's
 // inline buffer, holding references, whole, and a small one too; and every reference they hold
 // is released with them (the address sanitizer run of CI checks the memory itself).
 
@@ -91,6 +91,19 @@ struct RegistrationBuildTests {
       let memo = try registry.resolve(Memo.self, for: Desk())
       #expect(memo.part.name == "memo" && memo.number == 7)
       released = memo.part
+      #expect(released != nil)
+    }
+    #expect(released == nil)
+  }
+
+  @Test func anObjectBuiltOnTheGeneralPathIsTheInitializersAndIsReleased() throws {
+    weak var released: Part?
+    let registry = InitializerRegistry()
+    registry.register(Part.self) { _ in Part("object") }
+    do {
+      let part = try registry.resolve(Part.self, for: Desk())
+      #expect(part.name == "object")
+      released = part
       #expect(released != nil)
     }
     #expect(released == nil)
