@@ -39,7 +39,7 @@ import _LazyInjectShims
   ) -> Value {
     FirstReadPath.general.record()
     do {
-      // Without layers to bind, no closure: two frames less at each level of a chain of first
+      // Without layers to bind, no closure: two frames fewer at each level of a chain of first
       // reads (a debug build's stack must hold 100 on a 512 KiB thread, `DeepChainTests`).
       guard let creation else {
         return try InitializerRegistry.resolve(type, for: container, slot: slot, outcome: &outcome)
